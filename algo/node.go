@@ -1,0 +1,106 @@
+package algo
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// ID names a node. IDs are distinct and positive; 0 means "nobody" (for example an unknown
+// leader).
+type ID int
+
+// Message is a plain value; copying it is always safe. The engine fills From and To when a node
+// sends it.
+type Message struct {
+	Kind     string // "ELECTION", "OK", ...: upper case and stable; traces, tests and JSON use it
+	From, To ID
+	Value    ID     // the candidate, leader or id the message carries, when its kind carries one
+	Term     uint64 // round or term; 0 where the algorithm has none
+	Flag     bool   // a yes/no the kind carries, e.g. "vote granted"
+}
+
+// String is the one-line description of a message used by logs, the TUI and golden files:
+// "ELECTION 1→2", with "(v)" for a carried value, " t3" for a term and " ✓" for a set flag.
+func (m Message) String() string {
+	s := m.Kind
+	if m.Value != 0 {
+		s += fmt.Sprintf("(%d)", m.Value)
+	}
+	if m.Term != 0 {
+		s += fmt.Sprintf(" t%d", m.Term)
+	}
+	if m.Flag {
+		s += " ✓"
+	}
+	return fmt.Sprintf("%s %d→%d", s, m.From, m.To)
+}
+
+// Env is everything a node may do. The engine implements it; a node must not keep it beyond the
+// call it was handed in.
+type Env interface {
+	// Now is the virtual time of the input being handled.
+	Now() time.Duration
+	// Send sends m to node to. The engine sets m.From to the sender and m.To to to; the network
+	// decides whether and when it arrives.
+	Send(to ID, m Message)
+	// SetTimer arranges for Timer(env, name) to be called after the given virtual duration,
+	// replacing a pending timer of the same name.
+	SetTimer(name string, after time.Duration)
+	// CancelTimer cancels the pending timer of that name, if any.
+	CancelTimer(name string)
+	// Rand is the node's own random source, seeded by the engine from the run's seed.
+	Rand() *rand.Rand
+	// Tracing reports whether notes are being recorded. Building a note's arguments costs an
+	// allocation, so algorithms call Note only when Tracing is true.
+	Tracing() bool
+	// Note records why the node did what it did in this step ("no OK within 50ms → I am the
+	// coordinator"). The TUI and traces show it beside the state change it explains.
+	Note(format string, args ...any)
+}
+
+// Node is one participant's state machine. The engine calls exactly one method at a time.
+type Node interface {
+	// Start boots the node, or restarts it after a crash; its state is fresh either way.
+	Start(env Env)
+	// Receive handles a message delivered by the network.
+	Receive(env Env, m Message)
+	// Timer handles the expiry of the named timer set with Env.SetTimer.
+	Timer(env Env, name string)
+	// Elect asks the node to start an election now (the scenario action `elect N`).
+	Elect(env Env)
+	// State reports the node's status, the leader it believes in and its term.
+	State() State
+}
+
+// Status is what a node believes about its own role. Crashed and paused are not statuses of the
+// algorithm: the engine lays them over the node's own status.
+type Status uint8
+
+// The statuses a node can be in.
+const (
+	Follower Status = iota
+	Candidate
+	Leader
+)
+
+// String returns "follower", "candidate" or "leader".
+func (s Status) String() string {
+	switch s {
+	case Follower:
+		return "follower"
+	case Candidate:
+		return "candidate"
+	case Leader:
+		return "leader"
+	}
+	return fmt.Sprintf("status(%d)", uint8(s))
+}
+
+// State is what a node reports about itself: its status, the leader it believes in (0 =
+// unknown) and its term (0 for algorithms without terms).
+type State struct {
+	Status Status
+	Leader ID
+	Term   uint64
+}

@@ -1,0 +1,208 @@
+package algo
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParamKind is the type of value a parameter takes.
+type ParamKind uint8
+
+// The kinds of parameter value.
+const (
+	DurationParam ParamKind = iota // "150ms"
+	RangeParam                     // "150ms..300ms", or one duration for a fixed value
+	SwitchParam                    // "on" or "off"
+)
+
+// Param describes one parameter an algorithm accepts.
+type Param struct {
+	Key     string
+	Kind    ParamKind
+	Default string // the default as the user would write it; a sentence when it is computed
+	Help    string
+}
+
+// Value is a parameter's value: a duration (Min == Max), a range of durations, or a switch.
+type Value struct {
+	Min, Max time.Duration
+	On       bool
+}
+
+// Params holds the parameters a scenario or flag set explicitly; the others take the
+// algorithm's defaults.
+type Params map[string]Value
+
+// Duration returns the value set for key, or def when it was not set.
+func (p Params) Duration(key string, def time.Duration) time.Duration {
+	if v, ok := p[key]; ok {
+		return v.Min
+	}
+	return def
+}
+
+// Range returns the range set for key, or [lo, hi] when it was not set.
+func (p Params) Range(key string, lo, hi time.Duration) (time.Duration, time.Duration) {
+	if v, ok := p[key]; ok {
+		return v.Min, v.Max
+	}
+	return lo, hi
+}
+
+// Switch returns the switch set for key, or def when it was not set.
+func (p Params) Switch(key string, def bool) bool {
+	if v, ok := p[key]; ok {
+		return v.On
+	}
+	return def
+}
+
+// Keys returns the keys that are set, sorted.
+func (p Params) Keys() []string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Param returns the description of the parameter key, or false when the algorithm has none.
+func (a *Info) Param(key string) (Param, bool) {
+	for _, p := range a.Params {
+		if p.Key == key {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// ParamKeys returns the keys of the algorithm's parameters, in the order it declares them.
+func (a *Info) ParamKeys() []string {
+	keys := make([]string, len(a.Params))
+	for i, p := range a.Params {
+		keys[i] = p.Key
+	}
+	return keys
+}
+
+// ParseParam parses text as the value of the algorithm's parameter key. The error says which
+// keys exist or what a value of that kind looks like.
+func (a *Info) ParseParam(key, text string) (Value, error) {
+	p, ok := a.Param(key)
+	if !ok {
+		return Value{}, fmt.Errorf("%s has no parameter %q (its parameters are %s)",
+			a.Name, key, strings.Join(a.ParamKeys(), ", "))
+	}
+	v, err := ParseValue(p.Kind, text)
+	if err != nil {
+		return Value{}, fmt.Errorf("%s: %w", key, err)
+	}
+	return v, nil
+}
+
+// ParseValue parses text as a value of the given kind.
+func ParseValue(kind ParamKind, text string) (Value, error) {
+	switch kind {
+	case DurationParam:
+		d, err := ParseDuration(text)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Min: d, Max: d}, nil
+	case RangeParam:
+		lo, hi, err := ParseRange(text)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Min: lo, Max: hi}, nil
+	case SwitchParam:
+		switch text {
+		case "on":
+			return Value{On: true}, nil
+		case "off":
+			return Value{On: false}, nil
+		}
+		return Value{}, fmt.Errorf("expected on or off, got %q", text)
+	}
+	return Value{}, fmt.Errorf("unknown parameter kind %d", kind)
+}
+
+// FormatValue writes v the way ParseValue reads it back.
+func FormatValue(kind ParamKind, v Value) string {
+	switch kind {
+	case DurationParam:
+		return FormatDuration(v.Min)
+	case RangeParam:
+		return FormatRange(v.Min, v.Max)
+	case SwitchParam:
+		if v.On {
+			return "on"
+		}
+		return "off"
+	}
+	return "?"
+}
+
+// ParseDuration reads a virtual duration: "0", or a non-negative number with a unit, as in
+// "250us", "40ms", "1.5s", "2m".
+func ParseDuration(s string) (time.Duration, error) {
+	if s == "0" {
+		return 0, nil
+	}
+	bad := fmt.Errorf("expected a duration such as 250us, 40ms, 1.5s or 2m, got %q", s)
+	if s == "" || !(s[0] >= '0' && s[0] <= '9' || s[0] == '.') {
+		return 0, bad
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, bad
+	}
+	return d, nil
+}
+
+// ParseRange reads "D" (a fixed duration) or "D1..D2" with D1 ≤ D2.
+func ParseRange(s string) (lo, hi time.Duration, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	if !isRange {
+		d, err := ParseDuration(s)
+		return d, d, err
+	}
+	if lo, err = ParseDuration(a); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = ParseDuration(b); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		return 0, 0, fmt.Errorf("range %q runs backwards: write the smaller duration first", s)
+	}
+	return lo, hi, nil
+}
+
+// FormatDuration writes d in the largest unit that keeps it a whole number: "2s", "150ms",
+// "250us", "0". ParseDuration reads it back exactly.
+func FormatDuration(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	case d%time.Millisecond == 0:
+		return strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
+	case d%time.Microsecond == 0:
+		return strconv.FormatInt(int64(d/time.Microsecond), 10) + "us"
+	}
+	return strconv.FormatInt(int64(d), 10) + "ns"
+}
+
+// FormatRange writes "D" when lo == hi and "D1..D2" otherwise.
+func FormatRange(lo, hi time.Duration) string {
+	if lo == hi {
+		return FormatDuration(lo)
+	}
+	return FormatDuration(lo) + ".." + FormatDuration(hi)
+}

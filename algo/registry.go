@@ -1,0 +1,91 @@
+package algo
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Cluster is what every node knows about the system it is part of. The engine builds one per
+// run and shares it, read-only, among all nodes.
+type Cluster struct {
+	Ring     []ID          // the ring order: the scenario's ids in the order given
+	Sorted   []ID          // the same ids, ascending
+	MaxDelay time.Duration // the largest network delay configured at the start of the run
+	Params   Params        // the parameters set explicitly; the rest take their defaults
+}
+
+// NewCluster checks that ids are distinct and positive and returns the cluster they form.
+func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, error) {
+	if len(ring) == 0 {
+		return nil, fmt.Errorf("algo: a cluster needs at least one node")
+	}
+	sorted := slices.Clone(ring)
+	slices.Sort(sorted)
+	for i, id := range sorted {
+		if id <= 0 {
+			return nil, fmt.Errorf("algo: node id %d is not positive", id)
+		}
+		if i > 0 && sorted[i-1] == id {
+			return nil, fmt.Errorf("algo: node id %d appears twice", id)
+		}
+	}
+	if params == nil {
+		params = Params{}
+	}
+	return &Cluster{Ring: slices.Clone(ring), Sorted: sorted, MaxDelay: maxDelay, Params: params}, nil
+}
+
+// Index returns the position of id in Sorted, or -1.
+func (c *Cluster) Index(id ID) int {
+	i, ok := slices.BinarySearch(c.Sorted, id)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// Info describes an algorithm in the registry.
+type Info struct {
+	Name    string
+	Summary string   // one line
+	Kinds   []string // every message kind it sends, in the order summaries list them
+	Routine []string // kinds that are background traffic (heartbeats): folded in timelines
+	Params  []Param
+	Terms   bool // whether it has terms, so one-leader-per-term applies
+	// New constructs node id of the cluster. The cluster's parameters have been validated.
+	New func(id ID, c *Cluster) Node
+	// Warnings lists the timing assumptions of the algorithm that the cluster's parameters and
+	// delays break. Breaking them is allowed: it is half the lesson.
+	Warnings func(c *Cluster) []string
+}
+
+// IsRoutine reports whether kind is background traffic for this algorithm.
+func (a *Info) IsRoutine(kind string) bool {
+	return slices.Contains(a.Routine, kind)
+}
+
+// Algorithms returns every registered algorithm, in the order they are taught.
+func Algorithms() []*Info {
+	return []*Info{bullyInfo()}
+}
+
+// Names returns the registered algorithms' names.
+func Names() []string {
+	var names []string
+	for _, a := range Algorithms() {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// Lookup returns the algorithm called name. The error lists the names that exist.
+func Lookup(name string) (*Info, error) {
+	for _, a := range Algorithms() {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (choose one of %s)", name, strings.Join(Names(), ", "))
+}

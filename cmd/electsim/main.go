@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// Exit codes (DESIGN §6).
+const (
+	exitOK       = 0
+	exitFailed   = 1 // an expectation failed, or check found a violation
+	exitBadUsage = 2 // bad usage or a bad scenario
+)
+
+// usageError is a mistake in how electsim was called; it exits 2 with one line on stderr.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// env is how electsim reads its environment (NO_COLOR), so tests can set it.
+type env func(string) string
+
+type command struct {
+	name, args, summary string
+	run                 func(args []string, stdout, stderr io.Writer, getenv env) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "[flags]", "run an election headless: a timeline and a summary, or --json", runCommand},
+		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI", notBuilt("the terminal UI")},
+		{"check", "[flags] --faults LIST", "property checker: random fault schedules, shrunk counterexamples", notBuilt("the property checker")},
+		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed", notBuilt("bench")},
+		{"scenarios", "", "list the bundled scenarios", notBuilt("the scenario library")},
+		{"algorithms", "", "list the algorithms with their kinds and parameters", notBuilt("the algorithm list")},
+	}
+}
+
+func notBuilt(what string) func([]string, io.Writer, io.Writer, env) error {
+	return func(args []string, _, stdout io.Writer, _ env) error {
+		return usagef("%s is not built yet; `electsim run` is", what)
+	}
+}
+
+// electsim runs the command line and returns the exit code.
+func electsim(args []string, stdout, stderr io.Writer, getenv env) int {
+	name := "electsim"
+	var err error
+	switch {
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
+		topUsage(stdout)
+		return exitOK
+	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
+		// Bare electsim, with or without run flags: the default demo.
+		err = demoCommand(args, stdout, stderr, getenv)
+	default:
+		var cmd *command
+		for _, c := range commands() {
+			if c.name == args[0] {
+				cmd = &c
+			}
+		}
+		if cmd == nil {
+			err = usagef("unknown command %q (commands: %s; see electsim -h)", args[0], commandNames())
+			break
+		}
+		name += " " + cmd.name
+		err = cmd.run(args[1:], stdout, stderr, getenv)
+	}
+	var failed *failedError
+	var usage *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &failed):
+		return exitFailed
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "%s: %s\n", name, usage.msg)
+		return exitBadUsage
+	default:
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return exitBadUsage
+	}
+}
+
+// failedError means the run worked and reported a failure (an expectation or a violation); the
+// report is already printed.
+type failedError struct{}
+
+func (failedError) Error() string { return "failed" }
+
+func commandNames() string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func topUsage(w io.Writer) {
+	fmt.Fprintln(w, `electsim — an educational simulator of leader-election algorithms
+
+Usage:
+  electsim [flags]               the default demo (a Bully election whose leader crashes)`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  electsim %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+	}
+	fmt.Fprintln(w, `
+Every command takes -h for its flags. Exit codes: 0 success, 1 an expectation failed or a
+violation was found, 2 bad usage or a bad scenario.`)
+}

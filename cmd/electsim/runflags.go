@@ -1,0 +1,230 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/scenarios"
+	"electsim/sim"
+)
+
+// maxNodes bounds --nodes and --ids: enough for the 100,000-node benchmarks, with room.
+const maxNodes = 1_000_000
+
+// runFlags are the flags that configure a run (DESIGN §6). Each overrides the scenario's own
+// setting only when given.
+type runFlags struct {
+	algo, nodes, ids, seed, delay, drop, fifo, runFor, engine string
+	sets, ats                                                 []string
+	noColor                                                   bool
+}
+
+func (f *runFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.algo, "algo", "", "algorithm: "+strings.Join(algo.Names(), ", ")+" (default bully)")
+	fs.StringVar(&f.nodes, "nodes", "", "number of nodes, with ids 1..N in ring order (default 5)")
+	fs.StringVar(&f.ids, "ids", "", "node ids in ring order, e.g. 3,7,1,9,4")
+	fs.StringVar(&f.seed, "seed", "", "seed of every random choice in the run (default 1)")
+	fs.StringVar(&f.delay, "delay", "", "network delay, fixed (10ms) or uniform (5ms..15ms) (default 5ms..15ms)")
+	fs.StringVar(&f.drop, "drop", "", "probability that the network loses a message, e.g. 5% (default 0%)")
+	fs.StringVar(&f.fifo, "fifo", "", "on: links deliver in order; off: a message may overtake another (default on)")
+	fs.StringArrayVar(&f.sets, "set", nil, "algorithm parameter key=value, e.g. --set timeout=200ms (repeatable)")
+	fs.StringVar(&f.runFor, "run", "", "virtual time to simulate (default 5s)")
+	fs.StringVar(&f.engine, "engine", "", "goroutine (a goroutine per node) or inline (default goroutine)")
+	fs.StringArrayVar(&f.ats, "at", nil, "an action at a time, e.g. --at '1s crash 5' --at '2s partition 1 2 | 3 4 5' (repeatable)")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
+}
+
+// apply returns base with the given flags applied, or a usage error naming the flag.
+func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error) {
+	cfg := base
+	cfg.Params = algo.Params{}
+	for k, v := range base.Params {
+		cfg.Params[k] = v
+	}
+	if fs.Changed("algo") {
+		a, err := algo.Lookup(f.algo)
+		if err != nil {
+			return cfg, usagef("--algo %s: %v", f.algo, err)
+		}
+		if cfg.Algorithm == nil || a.Name != cfg.Algorithm.Name {
+			cfg.Params = algo.Params{} // another algorithm's parameters mean nothing here
+		}
+		cfg.Algorithm = a
+	}
+	if fs.Changed("nodes") {
+		n, err := strconv.Atoi(f.nodes)
+		if err != nil || n < 1 || n > maxNodes {
+			return cfg, usagef("--nodes %s: expected a number of nodes from 1 to %d, e.g. --nodes 5", f.nodes, maxNodes)
+		}
+		if fs.Changed("ids") {
+			return cfg, usagef("--nodes and --ids both given: --ids alone names the nodes and their ring order")
+		}
+		cfg.IDs = make([]algo.ID, n)
+		for i := range cfg.IDs {
+			cfg.IDs[i] = algo.ID(i + 1)
+		}
+	}
+	if fs.Changed("ids") {
+		ids, err := parseIDs(f.ids)
+		if err != nil {
+			return cfg, usagef("--ids %s: %v", f.ids, err)
+		}
+		cfg.IDs = ids
+	}
+	if fs.Changed("seed") {
+		s, err := strconv.ParseUint(f.seed, 10, 64)
+		if err != nil {
+			return cfg, usagef("--seed %s: expected a whole number from 0 to 18446744073709551615", f.seed)
+		}
+		cfg.Seed = s
+	}
+	if fs.Changed("delay") {
+		lo, hi, err := algo.ParseRange(f.delay)
+		if err != nil {
+			return cfg, usagef("--delay %s: %v", f.delay, err)
+		}
+		cfg.Network.Delay = network.Delay{Min: lo, Max: hi}
+	}
+	if fs.Changed("drop") {
+		p, err := parsePercent(f.drop)
+		if err != nil {
+			return cfg, usagef("--drop %s: %v", f.drop, err)
+		}
+		cfg.Network.Drop = p / 100
+	}
+	if fs.Changed("fifo") {
+		switch f.fifo {
+		case "on":
+			cfg.Network.FIFO = true
+		case "off":
+			cfg.Network.FIFO = false
+		default:
+			return cfg, usagef("--fifo %s: expected on or off", f.fifo)
+		}
+	}
+	for _, kv := range f.sets {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return cfg, usagef("--set %s: expected key=value, e.g. --set timeout=200ms", kv)
+		}
+		v, err := cfg.Algorithm.ParseParam(key, value)
+		if err != nil {
+			return cfg, usagef("--set %s: %v", kv, err)
+		}
+		cfg.Params[key] = v
+	}
+	if fs.Changed("run") {
+		d, err := algo.ParseDuration(f.runFor)
+		if err != nil || d <= 0 {
+			return cfg, usagef("--run %s: expected a positive duration such as 2s or 500ms", f.runFor)
+		}
+		cfg.RunFor = d
+	}
+	if fs.Changed("engine") {
+		e, err := sim.ParseEngine(f.engine)
+		if err != nil {
+			return cfg, usagef("--engine %s: %v", f.engine, err)
+		}
+		cfg.Engine = e
+	}
+	cfg.Actions = append([]sim.Action(nil), base.Actions...)
+	members := scenarios.NewMembers(cfg.IDs)
+	for _, text := range f.ats {
+		a, err := scenarios.ParseAt(text, members)
+		if err != nil {
+			return cfg, usagef("--at '%s': %v", text, err)
+		}
+		if a.At > cfg.RunFor {
+			return cfg, usagef("--at '%s': %s is after the end of the run (%s); lengthen the run with --run",
+				text, algo.FormatDuration(a.At), algo.FormatDuration(cfg.RunFor))
+		}
+		cfg.Actions = append(cfg.Actions, a)
+	}
+	// Actions of the base that name nodes the flags removed are caught here.
+	if err := cfg.Validate(); err != nil {
+		return cfg, usagef("%v", err)
+	}
+	return cfg, nil
+}
+
+// parseIDs reads "3,7,1" (or spaces): distinct positive ids.
+func parseIDs(s string) ([]algo.ID, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("expected node ids in ring order, e.g. --ids 3,7,1,9,4")
+	}
+	if len(fields) > maxNodes {
+		return nil, fmt.Errorf("at most %d nodes", maxNodes)
+	}
+	seen := map[algo.ID]bool{}
+	ids := make([]algo.ID, 0, len(fields))
+	for _, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("expected positive whole numbers, got %q", f)
+		}
+		if seen[algo.ID(n)] {
+			return nil, fmt.Errorf("node %d appears twice; ids must be distinct", n)
+		}
+		seen[algo.ID(n)] = true
+		ids = append(ids, algo.ID(n))
+	}
+	return ids, nil
+}
+
+// parsePercent reads "5%" or "12.5%" (0 to 100).
+func parsePercent(s string) (float64, error) {
+	num, ok := strings.CutSuffix(s, "%")
+	v, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || !(v >= 0 && v <= 100) {
+		return 0, fmt.Errorf("expected a percentage from 0%% to 100%%, e.g. 5%%")
+	}
+	return v, nil
+}
+
+// describe writes the run's setup in one line: "bully · 5 nodes (1..5) · seed 1 · ...".
+func describe(cfg sim.Config) string {
+	parts := []string{
+		cfg.Algorithm.Name,
+		fmt.Sprintf("%d nodes (%s)", len(cfg.IDs), scenarios.NewMembers(cfg.IDs)),
+		fmt.Sprintf("seed %d", cfg.Seed),
+		"delay " + cfg.Network.Delay.String(),
+	}
+	if cfg.Network.Drop > 0 {
+		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
+	}
+	if !cfg.Network.FIFO {
+		parts = append(parts, "fifo off")
+	}
+	for _, k := range cfg.Params.Keys() {
+		p, _ := cfg.Algorithm.Param(k)
+		parts = append(parts, k+" "+algo.FormatValue(p.Kind, cfg.Params[k]))
+	}
+	parts = append(parts, "run "+algo.FormatDuration(cfg.RunFor), cfg.Engine.String()+" engine")
+	return strings.Join(parts, " · ")
+}
+
+// defaultConfig is a run with no flags: Bully on five nodes with the defaults of DESIGN §2.
+func defaultConfig() sim.Config {
+	a, _ := algo.Lookup("bully")
+	return sim.DefaultConfig(a, 5)
+}
+
+// demoConfig is the default demo: Bully on five nodes, whose leader crashes at 1s.
+func demoConfig() sim.Config {
+	cfg := defaultConfig()
+	cfg.RunFor = 2 * time.Second
+	cfg.Seed = 42
+	cfg.Actions = []sim.Action{
+		{At: 0, Op: sim.Say, Text: "Five nodes boot; each starts a Bully election. The highest id, 5, should win."},
+		{At: time.Second, Op: sim.Say, Text: "Node 5, the leader, crashes. Who notices first, and who takes over?"},
+		{At: time.Second, Op: sim.Crash, Nodes: []algo.ID{5}},
+	}
+	return cfg
+}

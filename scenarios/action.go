@@ -1,0 +1,355 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// actionWords lists the action words, for error messages.
+func actionWords() string {
+	var w []string
+	for _, op := range sim.Ops() {
+		w = append(w, op.String())
+	}
+	return strings.Join(w, ", ")
+}
+
+// Members describes the nodes of a scenario, for checking the ids an action names.
+type Members struct {
+	ids  []algo.ID // ring order
+	have map[algo.ID]bool
+}
+
+// NewMembers returns the membership of the given ids (in ring order).
+func NewMembers(ids []algo.ID) *Members {
+	m := &Members{ids: slices.Clone(ids), have: map[algo.ID]bool{}}
+	for _, id := range ids {
+		m.have[id] = true
+	}
+	return m
+}
+
+// String describes the nodes for an error message: "1..5", or the ids in ring order.
+func (m *Members) String() string {
+	contiguous := true
+	for i, id := range m.ids {
+		if id != algo.ID(i+1) {
+			contiguous = false
+			break
+		}
+	}
+	if contiguous && len(m.ids) > 1 {
+		return fmt.Sprintf("1..%d", len(m.ids))
+	}
+	var parts []string
+	for i, id := range m.ids {
+		if i == 12 {
+			parts = append(parts, fmt.Sprintf("… (%d in all)", len(m.ids)))
+			break
+		}
+		parts = append(parts, strconv.Itoa(int(id)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseAction parses one action without a time ("crash 5", "partition 1 2 | 3 4 5"), as typed
+// on the TUI's command line. The ids it names must be members (members may be nil to accept
+// any positive id). Column numbers in the error count from 1 at the start of text.
+func ParseAction(text string, members *Members) (sim.Action, error) {
+	p, lerr := newParser(text, 0, members)
+	if lerr != nil {
+		return sim.Action{}, lerr
+	}
+	a := p.action()
+	if p.err != nil {
+		return sim.Action{}, p.err
+	}
+	return a, nil
+}
+
+// ParseAt parses a time and an action ("1s partition 1 2 | 3 4 5"), as given to --at.
+func ParseAt(text string, members *Members) (sim.Action, error) {
+	p, lerr := newParser(text, 0, members)
+	if lerr != nil {
+		return sim.Action{}, lerr
+	}
+	at := p.duration("a time, such as 300ms or 1.5s, then an action")
+	if p.err != nil {
+		return sim.Action{}, p.err
+	}
+	a := p.action()
+	if p.err != nil {
+		return sim.Action{}, p.err
+	}
+	a.At = at
+	return a, nil
+}
+
+// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5".
+func FormatAt(a sim.Action) string {
+	return algo.FormatDuration(a.At) + " " + a.String()
+}
+
+func utf8Len(s string) int { return len([]rune(s)) }
+
+// newParser lexes one line (numbered lineNo, 0 for text that is not a file).
+func newParser(line string, lineNo int, members *Members) (*parser, *Error) {
+	toks, code, err := lex(line, lineNo, 1)
+	if err != nil {
+		return nil, err
+	}
+	return &parser{toks: toks, code: code, line: lineNo, members: members, endCol: utf8Len(strings.TrimRight(code, " \t")) + 1}, nil
+}
+
+// parser reads the tokens of one line. It stops at the first error.
+type parser struct {
+	toks    []token
+	code    string // the line without its comment
+	pos     int
+	line    int
+	members *Members
+	endCol  int // the column just past the line, for "expected ... at end of line"
+	err     *Error
+}
+
+func (p *parser) failAt(col int, format string, args ...any) {
+	if p.err == nil {
+		p.err = &Error{Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (p *parser) fail(t *token, format string, args ...any) {
+	col := p.endCol
+	if t != nil {
+		col = t.col
+	}
+	p.failAt(col, format, args...)
+}
+
+// peek returns the next token, or nil at the end of the line.
+func (p *parser) peek() *token {
+	if p.err != nil || p.pos >= len(p.toks) {
+		return nil
+	}
+	return &p.toks[p.pos]
+}
+
+func (p *parser) next() *token {
+	t := p.peek()
+	if t != nil {
+		p.pos++
+	}
+	return t
+}
+
+// word returns the next token, which must be a word.
+func (p *parser) word(what string) *token {
+	t := p.next()
+	if p.err != nil {
+		return nil
+	}
+	if t == nil {
+		p.fail(nil, "expected %s at the end of the line", what)
+		return nil
+	}
+	if t.kind != tWord {
+		p.fail(t, "expected %s, got %q", what, t.text)
+		return nil
+	}
+	return t
+}
+
+// end requires the line to be over.
+func (p *parser) end() {
+	if t := p.peek(); t != nil {
+		p.fail(t, "unexpected %q: expected the end of the line", t.text)
+	}
+}
+
+func (p *parser) duration(what string) time.Duration {
+	t := p.word(what)
+	if t == nil {
+		return 0
+	}
+	d, err := algo.ParseDuration(t.text)
+	if err != nil {
+		p.fail(t, "%v", err)
+	}
+	return d
+}
+
+// node reads one id and checks it is a member.
+func (p *parser) node(t *token) algo.ID {
+	n, err := strconv.Atoi(t.text)
+	if err != nil || n <= 0 {
+		p.fail(t, "expected a node id (a positive whole number), got %q", t.text)
+		return 0
+	}
+	id := algo.ID(n)
+	if p.members != nil && !p.members.have[id] {
+		p.fail(t, "unknown node %d (nodes are %s)", id, p.members)
+		return 0
+	}
+	return id
+}
+
+// nodes reads a space- or comma-separated list of at least one id, up to a '|' or the end.
+func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
+	var ids []algo.ID
+	for {
+		t := p.peek()
+		if t == nil || t.kind == tBar {
+			break
+		}
+		p.next()
+		if t.kind == tComma {
+			if len(ids) == 0 {
+				p.fail(t, "expected %s before ','", what)
+			}
+			continue
+		}
+		if t.kind != tWord {
+			p.fail(t, "expected %s, got %q", what, t.text)
+			break
+		}
+		id := p.node(t)
+		if p.err != nil {
+			break
+		}
+		if seen[id] {
+			p.fail(t, "node %d is named twice", id)
+			break
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 && p.err == nil {
+		p.fail(p.peek(), "expected %s", what)
+	}
+	return ids
+}
+
+// link reads "A->B".
+func (p *parser) link(t *token) *network.Link {
+	a, b, ok := strings.Cut(t.text, "->")
+	if !ok {
+		p.fail(t, "expected a link such as 1->2, got %q", t.text)
+		return nil
+	}
+	from := p.node(&token{kind: tWord, text: a, col: t.col})
+	to := p.node(&token{kind: tWord, text: b, col: t.col + utf8Len(a) + 2})
+	if p.err != nil {
+		return nil
+	}
+	if from == to {
+		p.fail(t, "a link joins two different nodes, got %s", t.text)
+		return nil
+	}
+	return &network.Link{From: from, To: to}
+}
+
+// optLink reads an optional "A->B" link.
+func (p *parser) optLink() *network.Link {
+	if t := p.peek(); t != nil && t.kind == tWord && strings.Contains(t.text, "->") {
+		return p.link(p.next())
+	}
+	return nil
+}
+
+func (p *parser) percent() float64 {
+	t := p.word("a percentage such as 5% or 12.5%")
+	if t == nil {
+		return 0
+	}
+	num, ok := strings.CutSuffix(t.text, "%")
+	v, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || !(v >= 0 && v <= 100) {
+		p.fail(t, "expected a percentage from 0%% to 100%%, such as 5%% or 12.5%%, got %q", t.text)
+	}
+	return v
+}
+
+// action reads an action word and its arguments, to the end of the line.
+func (p *parser) action() sim.Action {
+	t := p.word("an action (" + actionWords() + ")")
+	if t == nil {
+		return sim.Action{}
+	}
+	var op sim.Op
+	for _, o := range sim.Ops() {
+		if o.String() == t.text {
+			op = o
+		}
+	}
+	if op == 0 {
+		p.fail(t, "unknown action %q (expected %s)", t.text, actionWords())
+		return sim.Action{}
+	}
+	a := sim.Action{Op: op}
+	switch op {
+	case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
+		a.Nodes = p.nodes("the node(s) to "+op.String(), map[algo.ID]bool{})
+	case sim.Partition:
+		seen := map[algo.ID]bool{}
+		for {
+			a.Groups = append(a.Groups, p.nodes("a group of nodes", seen))
+			if t := p.peek(); t != nil && t.kind == tBar {
+				p.next()
+				continue
+			}
+			break
+		}
+	case sim.Cut:
+		if t := p.word("the link to cut, such as 1->2"); t != nil {
+			a.Link = p.link(t)
+		}
+	case sim.Heal:
+		a.Link = p.optLink()
+	case sim.SetDelay:
+		a.Link = p.optLink()
+		t := p.word("a delay such as 10ms or 5ms..15ms")
+		if t != nil {
+			lo, hi, err := algo.ParseRange(t.text)
+			if err != nil {
+				p.fail(t, "%v", err)
+			}
+			a.Delay = network.Delay{Min: lo, Max: hi}
+		}
+	case sim.SetDrop:
+		a.Link = p.optLink()
+		a.Drop = p.percent()
+	case sim.Say:
+		a.Text = p.text()
+	case sim.Break:
+	}
+	p.end()
+	return a
+}
+
+// text reads narration: one quoted string, or the rest of the line as written.
+func (p *parser) text() string {
+	t := p.peek()
+	if t == nil {
+		p.fail(nil, `expected the text to say, such as say "Who notices first?"`)
+		return ""
+	}
+	if t.kind == tString {
+		p.next()
+		return t.text
+	}
+	for _, u := range p.toks[p.pos:] {
+		if u.kind == tString {
+			p.fail(&u, "expected the whole text in one pair of quotes")
+			return ""
+		}
+	}
+	p.pos = len(p.toks)
+	return strings.TrimSpace(p.code[t.off:])
+}

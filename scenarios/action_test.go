@@ -1,0 +1,132 @@
+package scenarios
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+var five = NewMembers([]algo.ID{1, 2, 3, 4, 5})
+
+func TestParseActionForms(t *testing.T) {
+	link := func(a, b algo.ID) *network.Link { return &network.Link{From: a, To: b} }
+	tests := []struct {
+		text  string
+		want  sim.Action
+		canon string
+	}{
+		{"crash 5", sim.Action{Op: sim.Crash, Nodes: []algo.ID{5}}, "crash 5"},
+		{"crash 4,5", sim.Action{Op: sim.Crash, Nodes: []algo.ID{4, 5}}, "crash 4 5"},
+		{"recover 5   # comment", sim.Action{Op: sim.Recover, Nodes: []algo.ID{5}}, "recover 5"},
+		{"pause 4", sim.Action{Op: sim.Pause, Nodes: []algo.ID{4}}, "pause 4"},
+		{"resume 4", sim.Action{Op: sim.Resume, Nodes: []algo.ID{4}}, "resume 4"},
+		{"elect 2", sim.Action{Op: sim.Elect, Nodes: []algo.ID{2}}, "elect 2"},
+		{"partition 1 2 | 3 4 5", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {3, 4, 5}}}, "partition 1 2 | 3 4 5"},
+		{"partition 1,2|3", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {3}}}, "partition 1 2 | 3"},
+		{"partition 1", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1}}}, "partition 1"},
+		{"cut 1->2", sim.Action{Op: sim.Cut, Link: link(1, 2)}, "cut 1->2"},
+		{"heal", sim.Action{Op: sim.Heal}, "heal"},
+		{"heal 2->1", sim.Action{Op: sim.Heal, Link: link(2, 1)}, "heal 2->1"},
+		{"delay 10ms", sim.Action{Op: sim.SetDelay, Delay: network.Delay{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond}}, "delay 10ms"},
+		{"delay 1->2 5ms..1.5s", sim.Action{Op: sim.SetDelay, Link: link(1, 2), Delay: network.Delay{Min: 5 * time.Millisecond, Max: 1500 * time.Millisecond}}, "delay 1->2 5ms..1500ms"},
+		{"drop 50%", sim.Action{Op: sim.SetDrop, Drop: 50}, "drop 50%"},
+		{"drop 2->3 12.5%", sim.Action{Op: sim.SetDrop, Link: link(2, 3), Drop: 12.5}, "drop 2->3 12.5%"},
+		{`say "Node 5, the leader, crashes. Who notices first?"`, sim.Action{Op: sim.Say, Text: "Node 5, the leader, crashes. Who notices first?"}, `say "Node 5, the leader, crashes. Who notices first?"`},
+		{`say Node 5, the "leader" → gone  # note`, sim.Action{}, ""}, // a quote inside unquoted text is an error
+		{"say Node 5, the leader, crashes", sim.Action{Op: sim.Say, Text: "Node 5, the leader, crashes"}, `say "Node 5, the leader, crashes"`},
+		{"break", sim.Action{Op: sim.Break}, "break"},
+	}
+	for _, tt := range tests {
+		got, err := ParseAction(tt.text, five)
+		if tt.canon == "" {
+			if err == nil {
+				t.Errorf("ParseAction(%q) = %v, want an error", tt.text, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseAction(%q): %v", tt.text, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseAction(%q) = %#v, want %#v", tt.text, got, tt.want)
+		}
+		if got.String() != tt.canon {
+			t.Errorf("ParseAction(%q).String() = %q, want %q", tt.text, got.String(), tt.canon)
+		}
+		back, err := ParseAction(got.String(), five)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Errorf("round trip of %q: %#v, %v", got.String(), back, err)
+		}
+	}
+}
+
+func TestParseActionErrors(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break) at the end of the line"},
+		{"crush 5", `column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
+		{"crash", "column 6: expected the node(s) to crash"},
+		{"crash 7", "column 7: unknown node 7 (nodes are 1..5)"},
+		{"crash 0", `column 7: expected a node id (a positive whole number), got "0"`},
+		{"crash five", `column 7: expected a node id (a positive whole number), got "five"`},
+		{"crash 2 2", "column 9: node 2 is named twice"},
+		{"partition 1 2 | 3 1", "column 19: node 1 is named twice"},
+		{"partition 1 2 |", "column 16: expected a group of nodes"},
+		{"partition | 1", "column 11: expected a group of nodes"},
+		{"cut 1-2", `column 5: expected a link such as 1->2, got "1-2"`},
+		{"cut 1->9", "column 8: unknown node 9 (nodes are 1..5)"},
+		{"cut 1->1", "column 5: a link joins two different nodes, got 1->1"},
+		{"cut", "column 4: expected the link to cut, such as 1->2 at the end of the line"},
+		{"delay 1->2 fast", `column 12: expected a duration such as 250us, 40ms, 1.5s or 2m, got "fast"`},
+		{"delay 20ms..10ms", `column 7: range "20ms..10ms" runs backwards: write the smaller duration first`},
+		{"delay -5ms", `column 7: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-5ms"`},
+		{"drop 50", `column 6: expected a percentage from 0% to 100%, such as 5% or 12.5%, got "50"`},
+		{"drop 150%", `column 6: expected a percentage from 0% to 100%, such as 5% or 12.5%, got "150%"`},
+		{"heal 1 2", `column 6: unexpected "1": expected the end of the line`},
+		{"break now", `column 7: unexpected "now": expected the end of the line`},
+		{`say "unterminated`, `column 5: unterminated string: expected a closing " on the same line`},
+		{"say", `column 4: expected the text to say, such as say "Who notices first?"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseAction(tt.text, five)
+		if err == nil {
+			t.Errorf("ParseAction(%q): no error, want %q", tt.text, tt.want)
+			continue
+		}
+		if err.Error() != tt.want {
+			t.Errorf("ParseAction(%q):\n got %q\nwant %q", tt.text, err.Error(), tt.want)
+		}
+	}
+}
+
+func TestParseAt(t *testing.T) {
+	a, err := ParseAt("1.5s partition 1 2 | 3 4 5", five)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.At != 1500*time.Millisecond || a.Op != sim.Partition {
+		t.Errorf("got %#v", a)
+	}
+	if got := FormatAt(a); got != "1500ms partition 1 2 | 3 4 5" {
+		t.Errorf("FormatAt = %q", got)
+	}
+	for text, want := range map[string]string{
+		"crash 5":    `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "crash"`,
+		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break) at the end of the line",
+		"10 crash 5": `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "10"`,
+	} {
+		if _, err := ParseAt(text, five); err == nil || err.Error() != want {
+			t.Errorf("ParseAt(%q) = %v, want %q", text, err, want)
+		}
+	}
+}
+
+func TestMembersString(t *testing.T) {
+	if got := NewMembers([]algo.ID{3, 7, 1}).String(); got != "3 7 1" {
+		t.Errorf("got %q", got)
+	}
+}

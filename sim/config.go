@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+)
+
+// Engine selects how nodes are run.
+type Engine uint8
+
+// The engines.
+const (
+	Goroutine Engine = iota // one goroutine per node, in lockstep (the default)
+	Inline                  // the state machines called directly from the event loop
+)
+
+// String returns "goroutine" or "inline".
+func (e Engine) String() string {
+	if e == Inline {
+		return "inline"
+	}
+	return "goroutine"
+}
+
+// ParseEngine reads "goroutine" or "inline".
+func ParseEngine(s string) (Engine, error) {
+	switch s {
+	case "goroutine":
+		return Goroutine, nil
+	case "inline":
+		return Inline, nil
+	}
+	return 0, fmt.Errorf("unknown engine %q (choose goroutine or inline)", s)
+}
+
+// DefaultRunFor is how much virtual time a run simulates unless told otherwise.
+const DefaultRunFor = 5 * time.Second
+
+// Config is everything a run depends on. Two runs with equal Configs produce the same trace.
+type Config struct {
+	Algorithm *algo.Info
+	IDs       []algo.ID   // distinct and positive, in ring order
+	Params    algo.Params // validated by the caller with Info.ParseParam
+	Seed      uint64
+	Network   network.Config
+	Actions   []Action      // in any order; actions at the same time keep their order
+	RunFor    time.Duration // virtual time to simulate; events after it do not run
+	Engine    Engine
+	Trace     bool // record trace records and notes (Step returns them)
+}
+
+// DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of DESIGN §2.
+func DefaultConfig(a *algo.Info, n int) Config {
+	ids := make([]algo.ID, n)
+	for i := range ids {
+		ids[i] = algo.ID(i + 1)
+	}
+	return Config{Algorithm: a, IDs: ids, Seed: 1, Network: network.DefaultConfig(), RunFor: DefaultRunFor}
+}
+
+// Validate says what is wrong with c.
+func (c *Config) Validate() error {
+	if c.Algorithm == nil {
+		return fmt.Errorf("sim: no algorithm")
+	}
+	if c.RunFor <= 0 {
+		return fmt.Errorf("sim: run length %s: expected a positive duration", algo.FormatDuration(c.RunFor))
+	}
+	if err := c.Network.Validate(); err != nil {
+		return err
+	}
+	if _, err := algo.NewCluster(c.IDs, 0, nil); err != nil {
+		return err
+	}
+	for key := range c.Params {
+		if _, ok := c.Algorithm.Param(key); !ok {
+			_, err := c.Algorithm.ParseParam(key, "")
+			return err
+		}
+	}
+	known := map[algo.ID]bool{}
+	for _, id := range c.IDs {
+		known[id] = true
+	}
+	for _, a := range c.Actions {
+		if err := a.validate(func(id algo.ID) bool { return known[id] }); err != nil {
+			return fmt.Errorf("at %s %w", algo.FormatDuration(a.At), err)
+		}
+	}
+	return nil
+}
+
+// Cluster returns the cluster c describes, as its nodes will see it.
+func (c *Config) Cluster() (*algo.Cluster, error) {
+	return algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
+}
+
+// Warnings lists the algorithm's timing assumptions that c breaks.
+func (c *Config) Warnings() []string {
+	cl, err := c.Cluster()
+	if err != nil || c.Algorithm.Warnings == nil {
+		return nil
+	}
+	return c.Algorithm.Warnings(cl)
+}

@@ -1,0 +1,16 @@
+// Package sim is the engine: a virtual clock, an event queue ordered by (virtual time,
+// sequence), the nodes of one algorithm run on either engine, the fault actions of a scenario,
+// the trace, the property monitors and the metrics of a run.
+//
+// A run is a pure function of its Config: the same configuration and seed give the same
+// trace, step for step, on either engine and at any GOMAXPROCS. Nothing outside sim schedules
+// events.
+//
+// Two engines run the same state machines. The goroutine engine (the default) gives every node
+// a goroutine with an unbuffered inbox; the scheduler hands one input at a time to one node and
+// waits until the node has handled it, so exactly one node runs at a time. The inline engine
+// calls the nodes directly from the event loop, with no goroutines, for large sweeps.
+//
+// Drive a run one event at a time with Sim.Step (the TUI does), or to the end with Sim.Run.
+// Always Close a Sim that was not run to the end, to stop its goroutines.
+package sim

@@ -1,0 +1,266 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"electsim/algo"
+)
+
+// The properties of DESIGN §4 that the monitors check.
+const (
+	AtMostOneLeader  = "at-most-one-leader"
+	OneLeaderPerTerm = "one-leader-per-term"
+	Agreement        = "agreement"
+)
+
+// Violation is a property violated over an interval of virtual time, by the nodes named.
+type Violation struct {
+	Property string
+	From, To time.Duration
+	Nodes    []algo.ID
+	Detail   string
+}
+
+// String writes "at-most-one-leader 1200ms–1210ms: nodes 3 4".
+func (v Violation) String() string {
+	s := fmt.Sprintf("%s %s", v.Property, fmtMS(v.From))
+	if v.To != v.From {
+		s += "–" + fmtMS(v.To)
+	}
+	s += ": nodes " + joinIDs(v.Nodes, " ")
+	if v.Detail != "" {
+		s += " (" + v.Detail + ")"
+	}
+	return s
+}
+
+func fmtMS(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/1e6), "0"), ".") + "ms"
+}
+
+func joinIDs(ids []algo.ID, sep string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return strings.Join(parts, sep)
+}
+
+// metrics counts messages by kind and the run's elections.
+type metrics struct {
+	kinds                    []string
+	sent, delivered, dropped []int64
+	elections, leaderChanges int
+}
+
+func (m *metrics) init(kinds []string) {
+	for _, k := range kinds {
+		m.kind(k)
+	}
+}
+
+// kind returns the index of a message kind, adding kinds the algorithm did not declare.
+func (m *metrics) kind(k string) int {
+	for i, x := range m.kinds {
+		if x == k {
+			return i
+		}
+	}
+	m.kinds = append(m.kinds, k)
+	m.sent = append(m.sent, 0)
+	m.delivered = append(m.delivered, 0)
+	m.dropped = append(m.dropped, 0)
+	return len(m.kinds) - 1
+}
+
+// monitor watches every state change for the properties and the leader metrics.
+type monitor struct {
+	s *Sim
+
+	// at-most-one-leader: live (not crashed) nodes whose status is Leader; a paused leader
+	// counts, since it still believes.
+	leaders    int
+	split      *Violation // the interval in progress
+	splitTotal time.Duration
+
+	// one-leader-per-term
+	termLeader map[uint64]algo.ID
+
+	// agreement: belief[i] counts the live nodes that name node i their leader.
+	live            int
+	belief          []int32
+	agreed          int32 // index+1 of the leader every live node names, 0 if none
+	firstAgreed     time.Duration
+	leaderless      time.Duration // total, up to leaderlessFrom
+	leaderlessFrom  time.Duration // when the current leaderless stretch began
+	leaderCrashedAt time.Duration // -1, or when a leader crashed with no new one agreed yet
+	recoveries      []time.Duration
+
+	violations []Violation
+}
+
+func (m *monitor) init(s *Sim) {
+	m.s = s
+	m.live = len(s.nodes)
+	m.belief = make([]int32, len(s.nodes))
+	m.firstAgreed = -1
+	m.leaderCrashedAt = -1
+	if s.cfg.Algorithm.Terms {
+		m.termLeader = map[uint64]algo.ID{}
+	}
+}
+
+// changed is called after node n's state went from old to st (n is live).
+func (m *monitor) changed(n *nodeRec, old, st algo.State) {
+	now := m.s.now
+	if st.Status == algo.Candidate && (old.Status != algo.Candidate || st.Term != old.Term) {
+		m.s.met.elections++
+	}
+	wasLeader, isLeader := old.Status == algo.Leader, st.Status == algo.Leader
+	switch {
+	case isLeader && !wasLeader:
+		m.s.met.leaderChanges++
+		m.leaders++
+		m.leaderUp(n)
+	case wasLeader && !isLeader:
+		m.leaders--
+		m.leaderDown()
+	}
+	if isLeader && m.termLeader != nil && (!wasLeader || old.Term != st.Term) {
+		if other, ok := m.termLeader[st.Term]; ok && other != n.id {
+			m.violations = append(m.violations, Violation{Property: OneLeaderPerTerm, From: now, To: now,
+				Nodes: sortedIDs(other, n.id), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
+		} else {
+			m.termLeader[st.Term] = n.id
+		}
+	}
+	m.unbelieve(old.Leader)
+	m.believe(st.Leader)
+	m.recheck(n)
+}
+
+func sortedIDs(ids ...algo.ID) []algo.ID {
+	slices.Sort(ids)
+	return ids
+}
+
+// leaderUp: node n just became a leader.
+func (m *monitor) leaderUp(n *nodeRec) {
+	if m.leaders < 2 {
+		return
+	}
+	if m.split == nil {
+		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
+		for i := range m.s.nodes {
+			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader {
+				m.split.Nodes = append(m.split.Nodes, x.id)
+			}
+		}
+		if !slices.Contains(m.split.Nodes, n.id) {
+			m.split.Nodes = append(m.split.Nodes, n.id)
+		}
+	} else if !slices.Contains(m.split.Nodes, n.id) {
+		m.split.Nodes = append(m.split.Nodes, n.id)
+	}
+	slices.Sort(m.split.Nodes)
+}
+
+// leaderDown: a leader stepped down or crashed.
+func (m *monitor) leaderDown() {
+	if m.split != nil && m.leaders < 2 {
+		m.split.To = m.s.now
+		m.splitTotal += m.split.To - m.split.From
+		m.violations = append(m.violations, *m.split)
+		m.split = nil
+	}
+}
+
+func (m *monitor) believe(id algo.ID) {
+	if i := m.s.indexOf(id); i >= 0 {
+		m.belief[i]++
+	}
+}
+
+func (m *monitor) unbelieve(id algo.ID) {
+	if i := m.s.indexOf(id); i >= 0 {
+		m.belief[i]--
+	}
+}
+
+// valid reports whether every live node names node i, which is live and leads.
+func (m *monitor) valid(i int32) bool {
+	n := &m.s.nodes[i]
+	return !n.down && n.last.Status == algo.Leader && int(m.belief[i]) == m.live
+}
+
+// recheck updates the agreed leader after node n changed. If every live node agrees, they all
+// agree with n (when n is live) — so only n's leader needs checking.
+func (m *monitor) recheck(n *nodeRec) {
+	prev := m.agreed
+	if m.agreed != 0 && !m.valid(m.agreed-1) {
+		m.agreed = 0
+	}
+	if m.agreed == 0 {
+		var cand algo.ID
+		if n != nil && !n.down {
+			cand = n.last.Leader
+		} else {
+			for i := range m.s.nodes {
+				if !m.s.nodes[i].down {
+					cand = m.s.nodes[i].last.Leader
+					break
+				}
+			}
+		}
+		if i := m.s.indexOf(cand); i >= 0 && m.valid(i) {
+			m.agreed = i + 1
+		}
+	}
+	now := m.s.now
+	switch {
+	case prev != 0 && m.agreed == 0:
+		m.leaderlessFrom = now
+	case prev == 0 && m.agreed != 0:
+		m.leaderless += now - m.leaderlessFrom
+		if m.firstAgreed < 0 {
+			m.firstAgreed = now
+		}
+		if m.leaderCrashedAt >= 0 {
+			m.recoveries = append(m.recoveries, now-m.leaderCrashedAt)
+			m.leaderCrashedAt = -1
+		}
+	}
+}
+
+// crashing is called just before node n crashes.
+func (m *monitor) crashing(n *nodeRec) {
+	if n.last.Status == algo.Leader {
+		m.leaders--
+		if m.leaderCrashedAt < 0 {
+			m.leaderCrashedAt = m.s.now
+		}
+	}
+	m.unbelieve(n.last.Leader)
+	m.live--
+	n.down = true
+	n.last = algo.State{}
+	m.leaderDown()
+	m.recheck(nil)
+}
+
+// recovering is called when node n comes back, before it boots.
+func (m *monitor) recovering(n *nodeRec) {
+	m.live++
+	m.recheck(n)
+}
+
+// agreedLeader returns the leader every live node names, or 0.
+func (m *monitor) agreedLeader() algo.ID {
+	if m.agreed == 0 {
+		return 0
+	}
+	return m.s.nodes[m.agreed-1].id
+}

@@ -1,0 +1,644 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+)
+
+// Sim is one run in progress. It is not safe for concurrent use: one goroutine drives it.
+type Sim struct {
+	cfg     Config
+	cluster *algo.Cluster
+	net     *network.Network
+	nodes   []nodeRec // ascending id
+	byID    []int32   // id → index+1, when ids are small enough for a table
+	idMap   map[algo.ID]int32
+	actions []Action
+	q       queue
+	now     time.Duration
+	steps   int
+	done    bool
+	tracing bool
+
+	records []Record // the current step's
+	notes   []string // notes of the node call in progress
+
+	met metrics
+	mon monitor
+
+	// goroutine engine
+	handback chan any // a node's goroutine hands back here: nil, or what it panicked with
+	wg       sync.WaitGroup
+	stopped  bool
+}
+
+// nodeRec is the engine's record of one node.
+type nodeRec struct {
+	id     algo.ID
+	idx    int32
+	node   algo.Node // nil until it boots, and while crashed
+	down   bool      // crashed
+	paused bool
+	epoch  uint32     // bumped by every crash: what was in flight to the old incarnation is lost
+	last   algo.State // the state it last reported (zero while down)
+	timers []timerSlot
+	held   []int32 // slab indices of inputs that arrived while paused, in order
+	rng    *rand.Rand
+	env    nodeEnv
+	inbox  chan job // goroutine engine
+}
+
+type timerSlot struct {
+	name string
+	gen  uint32
+}
+
+// status is the node's status as the run sees it.
+func (n *nodeRec) status() Status {
+	switch {
+	case n.down:
+		return Crashed
+	case n.paused:
+		return Paused
+	}
+	return Status(n.last.Status)
+}
+
+// Random streams derived from the run's seed, in a fixed order: the network's, then one per node
+// keyed by its id.
+const (
+	streamNetwork = 0x6e6574776f726b21
+	streamNode    = 0x6e6f64652d2d2d21
+)
+
+// New prepares a run; nothing has happened yet (the first Step applies the time-0 actions and
+// boots the nodes). Close it unless it is run to the end.
+func New(cfg Config) (*Sim, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cluster, err := cfg.Cluster()
+	if err != nil {
+		return nil, err
+	}
+	net, err := network.New(cfg.Network, rand.New(rand.NewPCG(cfg.Seed, streamNetwork)))
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
+	s.nodes = make([]nodeRec, len(cluster.Sorted))
+	maxID := cluster.Sorted[len(cluster.Sorted)-1]
+	if int(maxID) <= 16*len(cluster.Sorted)+1024 {
+		s.byID = make([]int32, maxID+1)
+	} else {
+		s.idMap = make(map[algo.ID]int32, len(cluster.Sorted))
+	}
+	for i, id := range cluster.Sorted {
+		n := &s.nodes[i]
+		n.id, n.idx = id, int32(i)
+		n.env = nodeEnv{s: s, n: n}
+		if s.byID != nil {
+			s.byID[id] = int32(i + 1)
+		} else {
+			s.idMap[id] = int32(i + 1)
+		}
+	}
+	s.met.init(cfg.Algorithm.Kinds)
+	s.mon.init(s)
+
+	// Time-0 actions take effect before boot, except elect: a node must be up to elect.
+	s.actions = slices.Clone(cfg.Actions)
+	slices.SortStableFunc(s.actions, func(a, b Action) int { return int(a.At - b.At) })
+	var later []int32
+	for i, a := range s.actions {
+		if a.At == 0 && a.Op != Elect {
+			s.q.push(0, classAction, event{kind: evAction, aux: int32(i)})
+		} else {
+			later = append(later, int32(i))
+		}
+	}
+	for i := range s.nodes {
+		s.q.push(0, classAction, event{kind: evBoot, node: int32(i)})
+	}
+	for _, i := range later {
+		s.q.push(s.actions[i].At, classAction, event{kind: evAction, aux: i})
+	}
+
+	if cfg.Engine == Goroutine {
+		s.handback = make(chan any)
+		for i := range s.nodes {
+			n := &s.nodes[i]
+			n.inbox = make(chan job)
+			s.wg.Add(1)
+			go s.serve(n)
+		}
+	}
+	return s, nil
+}
+
+// indexOf returns the index of node id, or -1.
+func (s *Sim) indexOf(id algo.ID) int32 {
+	if s.byID != nil {
+		if id > 0 && int(id) < len(s.byID) {
+			return s.byID[id] - 1
+		}
+		return -1
+	}
+	if i, ok := s.idMap[id]; ok {
+		return i - 1
+	}
+	return -1
+}
+
+func (s *Sim) node(id algo.ID) *nodeRec { return &s.nodes[s.indexOf(id)] }
+
+// StepResult is what one step did.
+type StepResult struct {
+	Step    int           // 1, 2, ...
+	At      time.Duration // its virtual time
+	Records []Record      // what it caused, when tracing; valid until the next Step
+	Break   bool          // it was a `break` action: a demo stops here
+}
+
+// Step processes the next event and reports what it did. It returns false, and does nothing,
+// once the run has reached its end; the goroutines are stopped then.
+func (s *Sim) Step() (StepResult, bool) {
+	for {
+		if s.done {
+			return StepResult{}, false
+		}
+		if s.q.len() == 0 || s.q.peek() > s.cfg.RunFor {
+			s.finish()
+			return StepResult{}, false
+		}
+		at, idx := s.q.pop()
+		e := s.q.slab[idx]
+		n := &s.nodes[e.node]
+		// Inputs that no longer mean anything are skipped without a step: a timer cancelled,
+		// replaced or lost in a crash; a boot or an elect for a node that is down.
+		switch e.kind {
+		case evTimer:
+			if n.down || n.timers[e.aux].gen != e.gen {
+				s.q.release(idx)
+				continue
+			}
+		case evBoot, evElect:
+			if n.down {
+				s.q.release(idx)
+				continue
+			}
+		}
+		// A paused node handles nothing; what is due meanwhile waits, in order.
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || n.epoch != e.epoch)) {
+			n.held = append(n.held, idx)
+			continue
+		}
+		s.now = at
+		s.steps++
+		s.records = s.records[:0]
+		res := StepResult{Step: s.steps, At: at}
+		switch e.kind {
+		case evDeliver:
+			s.deliver(n, &e)
+		case evTimer:
+			s.fire(n, &e)
+		case evBoot:
+			s.boot(n)
+		case evElect:
+			s.elect(n, -1)
+		case evAction:
+			a := &s.actions[e.aux]
+			s.act(a)
+			res.Break = a.Op == Break
+		}
+		s.q.release(idx)
+		res.Records = s.records
+		return res, true
+	}
+}
+
+// RunUntil steps until the next event would be later than t, or the run ends.
+func (s *Sim) RunUntil(t time.Duration) {
+	for !s.done && s.q.len() > 0 && s.q.peek() <= t {
+		if _, ok := s.Step(); !ok {
+			return
+		}
+	}
+	if t >= s.cfg.RunFor {
+		s.finish()
+	}
+}
+
+// Run runs to the end and returns the summary. The goroutines are stopped.
+func (s *Sim) Run() Summary {
+	for {
+		if _, ok := s.Step(); !ok {
+			break
+		}
+	}
+	return s.Summary()
+}
+
+// finish ends the run at its end time and stops the goroutines.
+func (s *Sim) finish() {
+	if s.done {
+		return
+	}
+	s.done = true
+	s.now = s.cfg.RunFor
+	s.Close()
+}
+
+// Done reports whether the run has reached its end.
+func (s *Sim) Done() bool { return s.done }
+
+// Now returns the virtual time of the last step (the end time once the run is done).
+func (s *Sim) Now() time.Duration { return s.now }
+
+// Steps returns how many steps have run.
+func (s *Sim) Steps() int { return s.steps }
+
+// Config returns the configuration the run was made from.
+func (s *Sim) Config() Config { return s.cfg }
+
+// Close stops the node goroutines. It is safe to call more than once; a closed Sim that is not
+// done cannot step.
+func (s *Sim) Close() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.done = true
+	if s.cfg.Engine != Goroutine {
+		return
+	}
+	for i := range s.nodes {
+		close(s.nodes[i].inbox)
+	}
+	s.wg.Wait()
+}
+
+// --- what a step does ---------------------------------------------------------------------
+
+// emit appends a record to the current step when tracing and returns its index, or -1.
+func (s *Sim) emit(r Record) int {
+	if !s.tracing {
+		return -1
+	}
+	r.Step, r.At = s.steps, s.now
+	s.records = append(s.records, r)
+	return len(s.records) - 1
+}
+
+// addNote appends note to record i's note.
+func (s *Sim) addNote(i int, note string) {
+	if i < 0 || note == "" {
+		return
+	}
+	if s.records[i].Note != "" {
+		s.records[i].Note += "; " + note
+	} else {
+		s.records[i].Note = note
+	}
+}
+
+func (s *Sim) deliver(n *nodeRec, e *event) {
+	k := s.met.kind(e.msg.Kind)
+	reason := network.Delivered
+	if n.down || n.epoch != e.epoch {
+		reason = network.Crashed
+	} else {
+		reason = s.net.Blocked(e.msg.From, e.msg.To)
+	}
+	if reason != network.Delivered {
+		s.met.dropped[k]++
+		s.emit(Record{Type: RecDrop, Msg: e.msg, Reason: reason})
+		return
+	}
+	s.met.delivered[k]++
+	main := s.emit(Record{Type: RecDeliver, Msg: e.msg})
+	s.call(n, job{kind: callReceive, msg: e.msg}, main)
+}
+
+func (s *Sim) fire(n *nodeRec, e *event) {
+	name := n.timers[e.aux].name
+	main := s.emit(Record{Type: RecTimer, Node: n.id, Timer: name})
+	s.call(n, job{kind: callTimer, timer: name}, main)
+}
+
+func (s *Sim) boot(n *nodeRec) {
+	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
+	main := s.emit(Record{Type: RecBoot, Node: n.id})
+	s.call(n, job{kind: callStart}, main)
+}
+
+// elect asks n to start an election; main is the record of the step that asked, if any.
+func (s *Sim) elect(n *nodeRec, main int) {
+	if main < 0 {
+		main = s.emit(Record{Type: RecFault, Node: n.id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{n.id}}})
+	}
+	s.call(n, job{kind: callElect}, main)
+}
+
+// act applies a scenario action.
+func (s *Sim) act(a *Action) {
+	switch a.Op {
+	case Say:
+		s.emit(Record{Type: RecSay, Action: a})
+		return
+	case Break:
+		s.emit(Record{Type: RecBreak, Action: a})
+		return
+	}
+	r := Record{Type: RecFault, Action: a}
+	if len(a.Nodes) == 1 {
+		r.Node = a.Nodes[0]
+	}
+	main := s.emit(r)
+	note := func(format string, args ...any) {
+		if s.tracing {
+			s.addNote(main, fmt.Sprintf(format, args...))
+		}
+	}
+	switch a.Op {
+	case Crash:
+		for _, id := range a.Nodes {
+			if n := s.node(id); n.down {
+				note("node %d is already crashed", id)
+			} else {
+				old := n.status()
+				s.crash(n)
+				s.emit(Record{Type: RecState, Node: id, Old: old, New: Crashed})
+			}
+		}
+	case Recover:
+		for _, id := range a.Nodes {
+			if n := s.node(id); !n.down {
+				note("node %d is not crashed", id)
+			} else {
+				s.recover(n, main)
+			}
+		}
+	case Pause:
+		for _, id := range a.Nodes {
+			switch n := s.node(id); {
+			case n.down:
+				note("node %d is crashed", id)
+			case n.paused:
+				note("node %d is already paused", id)
+			default:
+				old := n.status()
+				n.paused = true
+				s.emit(Record{Type: RecState, Node: id, Old: old, New: Paused, Leader: n.last.Leader, Term: n.last.Term})
+			}
+		}
+	case Resume:
+		for _, id := range a.Nodes {
+			n := s.node(id)
+			if !n.paused {
+				note("node %d is not paused", id)
+				continue
+			}
+			n.paused = false
+			s.emit(Record{Type: RecState, Node: id, Old: Paused, New: n.status(), Leader: n.last.Leader, Term: n.last.Term})
+			// What arrived meanwhile is handled right after, in its original order.
+			for _, idx := range n.held {
+				s.q.requeue(s.now, idx)
+			}
+			n.held = n.held[:0]
+		}
+	case Partition:
+		s.net.Partition(a.Groups)
+	case Cut:
+		s.net.Cut(*a.Link)
+	case Heal:
+		if a.Link != nil {
+			s.net.Restore(*a.Link)
+		} else {
+			s.net.Heal()
+		}
+	case SetDelay:
+		need, err := s.net.SetDelay(a.Link, a.Delay)
+		if err != nil {
+			note("%v", err)
+		}
+		if need {
+			// FIFO from now on must respect what is already in flight.
+			for _, k := range s.q.heap {
+				if e := &s.q.slab[k.idx]; e.kind == evDeliver {
+					s.net.InFlight(network.Link{From: e.msg.From, To: e.msg.To}, k.at)
+				}
+			}
+		}
+	case SetDrop:
+		if err := s.net.SetDrop(a.Link, a.Drop/100); err != nil {
+			note("%v", err)
+		}
+	case Elect:
+		for _, id := range a.Nodes {
+			switch n := s.node(id); {
+			case n.down:
+				note("node %d is crashed and cannot elect", id)
+			case n.paused:
+				n.held = append(n.held, s.q.store(event{kind: evElect, node: n.idx}))
+				note("node %d is paused: it will elect when it resumes", id)
+			default:
+				s.elect(n, main)
+			}
+		}
+	}
+}
+
+// crash loses n's state, timers and the messages in flight to it.
+func (s *Sim) crash(n *nodeRec) {
+	s.mon.crashing(n)
+	n.down, n.paused = true, false
+	n.epoch++
+	n.node = nil
+	n.last = algo.State{}
+	for i := range n.timers {
+		n.timers[i].gen++
+	}
+	// What it held while paused is lost too: deliveries are dropped as they come up.
+	for _, idx := range n.held {
+		s.q.requeue(s.now, idx)
+	}
+	n.held = n.held[:0]
+}
+
+// recover boots a fresh node in n's place.
+func (s *Sim) recover(n *nodeRec, main int) {
+	n.down = false
+	s.mon.recovering(n)
+	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
+	s.callFrom(n, job{kind: callStart}, main, Crashed)
+}
+
+// --- calling a node -----------------------------------------------------------------------
+
+type callKind uint8
+
+const (
+	callStart callKind = iota
+	callReceive
+	callTimer
+	callElect
+)
+
+// job is one input handed to a node.
+type job struct {
+	kind  callKind
+	msg   algo.Message
+	timer string
+}
+
+// call hands j to n — directly, or through its goroutine — then records what changed.
+func (s *Sim) call(n *nodeRec, j job, main int) {
+	s.callFrom(n, j, main, n.status())
+}
+
+// callFrom is call for a node whose status before the call is before (Crashed for a recovery).
+func (s *Sim) callFrom(n *nodeRec, j job, main int, before Status) {
+	if s.cfg.Engine == Inline {
+		n.dispatch(j)
+	} else {
+		n.inbox <- j
+		if p := <-s.handback; p != nil {
+			panic(fmt.Sprintf("sim: %s node %d panicked at step %d (%s, seed %d): %v",
+				s.cfg.Algorithm.Name, n.id, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p))
+		}
+	}
+	s.afterCall(n, before, main)
+}
+
+func (n *nodeRec) dispatch(j job) {
+	switch j.kind {
+	case callStart:
+		n.node.Start(&n.env)
+	case callReceive:
+		n.node.Receive(&n.env, j.msg)
+	case callTimer:
+		n.node.Timer(&n.env, j.timer)
+	case callElect:
+		n.node.Elect(&n.env)
+	}
+}
+
+// serve is a node's goroutine in the goroutine engine: it handles one job at a time and hands
+// back, so that exactly one node runs at a time.
+func (s *Sim) serve(n *nodeRec) {
+	defer s.wg.Done()
+	for j := range n.inbox {
+		s.handback <- n.safeDispatch(j)
+	}
+}
+
+func (n *nodeRec) safeDispatch(j job) (panicked any) {
+	defer func() { panicked = recover() }()
+	n.dispatch(j)
+	return nil
+}
+
+// afterCall records n's state change, if any, with the note that explains it.
+func (s *Sim) afterCall(n *nodeRec, before Status, main int) {
+	st := n.node.State()
+	note := ""
+	if len(s.notes) > 0 {
+		note = strings.Join(s.notes, "; ")
+		s.notes = s.notes[:0]
+	}
+	if st == n.last && before != Crashed {
+		s.addNote(main, note)
+		return
+	}
+	old := n.last
+	n.last = st
+	s.mon.changed(n, old, st)
+	if s.tracing {
+		s.emit(Record{Type: RecState, Node: n.id, Old: before, New: Status(st.Status),
+			Leader: st.Leader, Term: st.Term, Note: note})
+	}
+}
+
+// --- the Env a node sees ------------------------------------------------------------------
+
+type nodeEnv struct {
+	s *Sim
+	n *nodeRec
+}
+
+var _ algo.Env = (*nodeEnv)(nil)
+
+func (e *nodeEnv) Now() time.Duration { return e.s.now }
+
+func (e *nodeEnv) Send(to algo.ID, m algo.Message) { e.s.send(e.n, to, m) }
+
+func (e *nodeEnv) SetTimer(name string, after time.Duration) {
+	n := e.n
+	i := n.slot(name)
+	n.timers[i].gen++
+	e.s.q.push(e.s.now+max(after, 0), classRuntime,
+		event{kind: evTimer, node: n.idx, gen: n.timers[i].gen, aux: int32(i)})
+}
+
+func (e *nodeEnv) CancelTimer(name string) {
+	n := e.n
+	for i := range n.timers {
+		if n.timers[i].name == name {
+			n.timers[i].gen++
+			return
+		}
+	}
+}
+
+func (e *nodeEnv) Rand() *rand.Rand {
+	if e.n.rng == nil {
+		e.n.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.n.id)*0x9e3779b97f4a7c15))
+	}
+	return e.n.rng
+}
+
+func (e *nodeEnv) Tracing() bool { return e.s.tracing }
+
+func (e *nodeEnv) Note(format string, args ...any) {
+	if e.s.tracing {
+		e.s.notes = append(e.s.notes, fmt.Sprintf(format, args...))
+	}
+}
+
+// slot returns the index of n's timer called name, adding it if new.
+func (n *nodeRec) slot(name string) int {
+	for i := range n.timers {
+		if n.timers[i].name == name {
+			return i
+		}
+	}
+	n.timers = append(n.timers, timerSlot{name: name})
+	return len(n.timers) - 1
+}
+
+func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message) {
+	ti := s.indexOf(to)
+	if ti < 0 {
+		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
+			s.cfg.Algorithm.Name, n.id, m.Kind, to))
+	}
+	m.From, m.To = n.id, to
+	k := s.met.kind(m.Kind)
+	s.met.sent[k]++
+	at, reason := s.net.Send(s.now, n.id, to)
+	if reason != network.Delivered {
+		s.met.dropped[k]++
+		s.emit(Record{Type: RecSend, Msg: m, Reason: reason})
+		return
+	}
+	s.q.push(at, classRuntime, event{kind: evDeliver, node: ti, epoch: s.nodes[ti].epoch, msg: m})
+	s.emit(Record{Type: RecSend, Msg: m, DeliverAt: at})
+}

@@ -1,0 +1,215 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+)
+
+// NodeView is what one node looks like from outside.
+type NodeView struct {
+	ID     algo.ID
+	Status Status
+	Leader algo.ID // the leader it believes in, 0 if none
+	Term   uint64
+}
+
+// Nodes returns every node's current view, ascending by id.
+func (s *Sim) Nodes() []NodeView {
+	out := make([]NodeView, len(s.nodes))
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		out[i] = NodeView{ID: n.id, Status: n.status(), Leader: n.last.Leader, Term: n.last.Term}
+	}
+	return out
+}
+
+// Leaders returns the live nodes whose status is Leader (paused ones included), ascending.
+func (s *Sim) Leaders() []algo.ID {
+	var out []algo.ID
+	for i := range s.nodes {
+		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader {
+			out = append(out, n.id)
+		}
+	}
+	return out
+}
+
+// Flight is a message in flight.
+type Flight struct {
+	Msg algo.Message
+	At  time.Duration // when it is due
+}
+
+// InFlight returns the messages in flight, soonest first, and those held by paused nodes last.
+func (s *Sim) InFlight() []Flight {
+	keys := slices.Clone(s.q.heap)
+	slices.SortFunc(keys, func(a, b qkey) int {
+		if a.less(&b) {
+			return -1
+		}
+		return 1
+	})
+	var out []Flight
+	for _, k := range keys {
+		if e := &s.q.slab[k.idx]; e.kind == evDeliver {
+			out = append(out, Flight{Msg: e.msg, At: k.at})
+		}
+	}
+	for i := range s.nodes {
+		for _, idx := range s.nodes[i].held {
+			if e := &s.q.slab[idx]; e.kind == evDeliver {
+				out = append(out, Flight{Msg: e.msg, At: -1})
+			}
+		}
+	}
+	return out
+}
+
+// Partition returns the partition groups in force, or nil.
+func (s *Sim) Partition() [][]algo.ID { return s.net.Groups(s.cluster.Sorted) }
+
+// Cuts returns the one-way cut links.
+func (s *Sim) Cuts() []network.Link { return s.net.Cuts() }
+
+// Property is the verdict on one property at the end of a run.
+type Property struct {
+	Name    string
+	Applies bool // one-leader-per-term applies only to algorithms with terms
+	Holds   bool
+}
+
+// Summary is the outcome of a run (DESIGN §4 and §6).
+type Summary struct {
+	Algorithm string
+	Engine    Engine
+	IDs       []algo.ID // ring order
+	Seed      uint64
+	End       time.Duration
+	Steps     int
+
+	Kinds                    []string // message kinds, in the algorithm's order
+	Sent, Delivered, Dropped []int64  // by kind, parallel to Kinds
+
+	Nodes  []NodeView
+	Leader algo.ID // the live leader every live node names at the end, 0 if none
+
+	Elections     int           // nodes entering candidacy (or a new term as candidate)
+	LeaderChanges int           // nodes becoming leader
+	FirstLeader   time.Duration // when every live node first named one live leader; -1 never
+	SplitBrain    time.Duration // total time with two or more leaders
+	Leaderless    time.Duration // total time without an agreed leader
+	Recoveries    []time.Duration
+
+	Violations []Violation
+	Properties []Property
+}
+
+// Summary returns the outcome so far (the final one once the run is done). Open intervals are
+// closed at the current time without changing the run.
+func (s *Sim) Summary() Summary {
+	m := &s.mon
+	now := s.now
+	sum := Summary{
+		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs),
+		Seed: s.cfg.Seed, End: now, Steps: s.steps,
+		Kinds: slices.Clone(s.met.kinds), Sent: slices.Clone(s.met.sent),
+		Delivered: slices.Clone(s.met.delivered), Dropped: slices.Clone(s.met.dropped),
+		Nodes: s.Nodes(), Leader: m.agreedLeader(),
+		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
+		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
+		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
+	}
+	if m.agreed == 0 {
+		sum.Leaderless += now - m.leaderlessFrom
+	}
+	if m.split != nil {
+		v := *m.split
+		v.To = now
+		v.Nodes = slices.Clone(v.Nodes)
+		sum.SplitBrain += v.To - v.From
+		sum.Violations = append(sum.Violations, v)
+	}
+	if sum.Leader == 0 {
+		sum.Violations = append(sum.Violations, s.disagreement())
+	}
+	sort.SliceStable(sum.Violations, func(i, j int) bool { return sum.Violations[i].From < sum.Violations[j].From })
+	for _, p := range []string{AtMostOneLeader, OneLeaderPerTerm, Agreement} {
+		pr := Property{Name: p, Applies: p != OneLeaderPerTerm || s.cfg.Algorithm.Terms, Holds: true}
+		for _, v := range sum.Violations {
+			if v.Property == p {
+				pr.Holds = false
+			}
+		}
+		sum.Properties = append(sum.Properties, pr)
+	}
+	return sum
+}
+
+// disagreement describes why no leader is agreed now: who names whom.
+func (s *Sim) disagreement() Violation {
+	byLeader := map[algo.ID][]algo.ID{}
+	var named []algo.ID
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		if n.down {
+			continue
+		}
+		if _, ok := byLeader[n.last.Leader]; !ok {
+			named = append(named, n.last.Leader)
+		}
+		byLeader[n.last.Leader] = append(byLeader[n.last.Leader], n.id)
+	}
+	slices.Sort(named)
+	v := Violation{Property: Agreement, From: s.now, To: s.now}
+	var parts []string
+	for _, l := range named {
+		who := joinIDs(byLeader[l], ",")
+		switch {
+		case l == 0:
+			parts = append(parts, who+" name no leader")
+		case s.indexOf(l) < 0:
+			parts = append(parts, fmt.Sprintf("%s name %d, not a node", who, l))
+		default:
+			v.Nodes = append(v.Nodes, l)
+			x := s.node(l)
+			what := ""
+			if x.down {
+				what = ", which is crashed"
+			} else if x.last.Status != algo.Leader {
+				what = ", which is a " + x.last.Status.String()
+			}
+			parts = append(parts, fmt.Sprintf("%s name %d%s", who, l, what))
+		}
+	}
+	if len(named) == 0 {
+		parts = append(parts, "no node is live")
+	}
+	v.Detail = strings.Join(parts, "; ")
+	return v
+}
+
+// Property returns the verdict on property name, and whether it is known.
+func (sum *Summary) Property(name string) (Property, bool) {
+	for _, p := range sum.Properties {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Property{}, false
+}
+
+// Count returns the messages of kind sent, delivered and dropped.
+func (sum *Summary) Count(kind string) (sent, delivered, dropped int64) {
+	for i, k := range sum.Kinds {
+		if k == kind {
+			return sum.Sent[i], sum.Delivered[i], sum.Dropped[i]
+		}
+	}
+	return 0, 0, 0
+}
