@@ -154,9 +154,6 @@ func (b *Bully) becomeLeader(env Env, why string) {
 
 // follow makes k my coordinator and resets my patience with it.
 func (b *Bully) follow(env Env, k ID, why string) {
-	env.CancelTimer(timerAnswer)
-	env.CancelTimer(timerCoordinator)
-	env.CancelTimer(timerHeartbeat)
 	env.SetTimer(timerSuspect, b.cfg.timeout)
 	if b.st.Status == Follower && b.st.Leader == k {
 		if why != KindHeartbeat && env.Tracing() {
@@ -164,6 +161,9 @@ func (b *Bully) follow(env Env, k ID, why string) {
 		}
 		return // a routine heartbeat from my coordinator
 	}
+	env.CancelTimer(timerAnswer)
+	env.CancelTimer(timerCoordinator)
+	env.CancelTimer(timerHeartbeat)
 	wasLeader := b.st.Status == Leader
 	b.st = State{Status: Follower, Leader: k}
 	if env.Tracing() {

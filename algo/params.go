@@ -147,19 +147,26 @@ func FormatValue(kind ParamKind, v Value) string {
 	return "?"
 }
 
+// MaxDuration is the longest virtual duration electsim reads: long enough for any lesson, short
+// enough that sums of durations never overflow.
+const MaxDuration = 1000 * time.Hour
+
 // ParseDuration reads a virtual duration: "0", or a non-negative number with a unit, as in
-// "250us", "40ms", "1.5s", "2m".
+// "250us", "40ms", "1.5s", "2m", up to MaxDuration.
 func ParseDuration(s string) (time.Duration, error) {
 	if s == "0" {
 		return 0, nil
 	}
 	bad := fmt.Errorf("expected a duration such as 250us, 40ms, 1.5s or 2m, got %q", s)
-	if s == "" || !(s[0] >= '0' && s[0] <= '9' || s[0] == '.') {
+	if s == "" || s[0] < '0' || s[0] > '9' {
 		return 0, bad
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
 		return 0, bad
+	}
+	if d > MaxDuration {
+		return 0, fmt.Errorf("%s is too long: durations go up to 1000h", s)
 	}
 	return d, nil
 }
@@ -170,6 +177,9 @@ func ParseRange(s string) (lo, hi time.Duration, err error) {
 	if !isRange {
 		d, err := ParseDuration(s)
 		return d, d, err
+	}
+	if strings.HasPrefix(b, ".") {
+		return 0, 0, fmt.Errorf("expected a range with two dots, such as 5ms..15ms, got %q", s)
 	}
 	if lo, err = ParseDuration(a); err != nil {
 		return 0, 0, err

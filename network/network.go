@@ -38,8 +38,8 @@ func (c Config) Validate() error {
 }
 
 func (d Delay) validate() error {
-	if d.Min < 0 || d.Max < d.Min {
-		return fmt.Errorf("network: delay %s: expected a non-negative duration or a range low..high", d)
+	if d.Min < 0 || d.Max < d.Min || d.Max > algo.MaxDuration {
+		return fmt.Errorf("network: delay %s: expected a non-negative duration up to 1000h, or a range low..high", d)
 	}
 	return nil
 }
@@ -182,6 +182,10 @@ func (n *Network) Blocked(from, to algo.ID) Reason {
 // and the nodes no group names form one more group. It replaces any earlier partition; one-way
 // cuts stay.
 func (n *Network) Partition(groups [][]algo.ID) {
+	if len(groups) == 0 {
+		n.group = nil
+		return
+	}
 	n.group = map[algo.ID]int{}
 	for i, g := range groups {
 		for _, id := range g {
@@ -212,27 +216,30 @@ func (n *Network) Heal() {
 // Partitioned reports whether a partition is in force.
 func (n *Network) Partitioned() bool { return n.group != nil }
 
-// Groups returns the partition in force, as sorted groups of the given ids (the unnamed nodes
-// form a group of their own), or nil when the network is not partitioned.
+// Groups returns the partition in force as groups of the given ids, each sorted: the groups
+// in the order the partition named them, then the nodes it did not name. It returns nil when
+// the network is not partitioned.
 func (n *Network) Groups(ids []algo.ID) [][]algo.ID {
 	if n.group == nil {
 		return nil
 	}
 	byGroup := map[int][]algo.ID{}
+	last := 0
 	for _, id := range ids {
 		g := n.group[id]
 		byGroup[g] = append(byGroup[g], id)
+		last = max(last, g)
 	}
-	keys := make([]int, 0, len(byGroup))
-	for g := range byGroup {
-		keys = append(keys, g)
-	}
-	slices.Sort(keys)
 	var out [][]algo.ID
-	for _, g := range keys {
-		grp := byGroup[g]
-		slices.Sort(grp)
-		out = append(out, grp)
+	for g := 1; g <= last; g++ {
+		if grp := byGroup[g]; len(grp) > 0 {
+			slices.Sort(grp)
+			out = append(out, grp)
+		}
+	}
+	if rest := byGroup[0]; len(rest) > 0 {
+		slices.Sort(rest)
+		out = append(out, rest)
 	}
 	return out
 }

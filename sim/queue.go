@@ -17,14 +17,18 @@ const (
 )
 
 // event is a scheduled input. Its payload lives in the queue's slab; the heap orders small
-// keys that point at it.
+// keys that point at it. It holds no pointers, so the garbage collector never scans the slab.
 type event struct {
 	kind  eventKind
+	flag  bool   // deliver: the message's Flag
+	mkind uint16 // deliver: index of the message's kind in the run's kind table
 	node  int32  // index of the node it is for (deliver: the receiver)
+	from  int32  // deliver: index of the sender
 	epoch uint32 // deliver: the receiver's epoch when sent; a crash in between loses it
-	gen   uint32 // timer: the generation of its slot when set
+	gen   uint32 // timer: the generation of its slot when queued
 	aux   int32  // timer: slot index; action: index into Sim.actions
-	msg   algo.Message
+	value algo.ID
+	term  uint64
 }
 
 // Events at the same virtual time run in two classes: scenario actions (and boot) first, in the
@@ -45,54 +49,149 @@ func (a *qkey) less(b *qkey) bool {
 	return a.at < b.at || a.at == b.at && a.ord < b.ord
 }
 
-// queue is a 4-ary min-heap of keys over a slab of payloads with a free list, so a run in
+// queue orders events by (time, ordinal) over a slab of payloads with a free list, so a run in
 // steady state allocates nothing and memory stays bounded by what is scheduled.
+//
+// Keys go into a few sorted lanes when they can, else into a 4-ary min-heap. A lane is a FIFO
+// run of keys in increasing order: a key not smaller than some lane's last key is appended to
+// the lane whose last key is closest below it. With fixed delays nearly every key fits a lane —
+// a broadcast's messages are all due at now+d in sending order, forwarded messages at now+d
+// with now never decreasing, timers at now+T — so pushes and pops cost O(1); keys that fit no
+// lane (random delays) fall back to the heap. Pop takes the smallest of the lane heads and the
+// heap's top, so the order is exactly the (time, ordinal) order either way.
 type queue struct {
-	heap []qkey
-	slab []event
-	free []int32
-	seq  uint64
+	heap  []qkey
+	lanes [numLanes]lane
+	slab  []event
+	free  []int32
+	seq   uint64
+	n     int // keys queued, in lanes and heap
 }
 
-func (q *queue) len() int { return len(q.heap) }
+const numLanes = 4
+
+// lane is a sorted run of keys, consumed from head.
+type lane struct {
+	keys []qkey
+	head int
+}
+
+func (q *queue) len() int { return q.n }
 
 // push schedules e at time at, in the given class.
 func (q *queue) push(at time.Duration, class uint64, e event) {
-	var idx int32
-	if n := len(q.free); n > 0 {
-		idx = q.free[n-1]
-		q.free = q.free[:n-1]
-		q.slab[idx] = e
-	} else {
-		idx = int32(len(q.slab))
-		q.slab = append(q.slab, e)
-	}
+	q.pushOrd(at, q.next(class), e)
+}
+
+// pushOrd schedules e at time at with ordinal ord (from next).
+func (q *queue) pushOrd(at time.Duration, ord uint64, e event) {
+	q.insert(qkey{at: at, ord: ord, idx: q.store(e)})
+}
+
+// next returns a fresh ordinal in class: later than every one given before.
+func (q *queue) next(class uint64) uint64 {
 	q.seq++
-	q.heap = append(q.heap, qkey{at: at, ord: class | q.seq, idx: idx})
-	q.up(len(q.heap) - 1)
+	return class | q.seq
+}
+
+// requeue schedules an already-stored payload again, at time at in the runtime class.
+func (q *queue) requeue(at time.Duration, idx int32) {
+	q.requeueOrd(at, q.next(classRuntime), idx)
+}
+
+// requeueOrd schedules an already-stored payload at time at with a given ordinal.
+func (q *queue) requeueOrd(at time.Duration, ord uint64, idx int32) {
+	q.insert(qkey{at: at, ord: ord, idx: idx})
+}
+
+func (q *queue) insert(k qkey) {
+	q.n++
+	best, empty := -1, -1
+	for i := range q.lanes {
+		l := &q.lanes[i]
+		if l.head == len(l.keys) {
+			if empty < 0 {
+				empty = i
+			}
+			continue
+		}
+		t := &l.keys[len(l.keys)-1]
+		if !k.less(t) && (best < 0 || q.lanes[best].keys[len(q.lanes[best].keys)-1].less(t)) {
+			best = i
+		}
+	}
+	switch {
+	case best >= 0:
+		q.lanes[best].keys = append(q.lanes[best].keys, k)
+	case empty >= 0:
+		l := &q.lanes[empty]
+		l.keys, l.head = append(l.keys[:0], k), 0
+	default:
+		q.heap = append(q.heap, k)
+		q.up(len(q.heap) - 1)
+	}
+}
+
+// top returns the smallest key and where it is: a lane's index, or numLanes for the heap. The
+// queue must not be empty.
+func (q *queue) top() (*qkey, int) {
+	var min *qkey
+	src := numLanes
+	if len(q.heap) > 0 {
+		min = &q.heap[0]
+	}
+	for i := range q.lanes {
+		l := &q.lanes[i]
+		if l.head < len(l.keys) && (min == nil || l.keys[l.head].less(min)) {
+			min, src = &l.keys[l.head], i
+		}
+	}
+	return min, src
 }
 
 // peek returns the time of the next event. The queue must not be empty.
-func (q *queue) peek() time.Duration { return q.heap[0].at }
+func (q *queue) peek() time.Duration {
+	k, _ := q.top()
+	return k.at
+}
 
-// pop removes the next event and returns its time and slab index. The caller releases the
-// slab slot with release when done with it.
-func (q *queue) pop() (time.Duration, int32) {
-	top := q.heap[0]
+// pop removes the next event and returns its time, slab index and ordinal. The caller releases
+// the slab slot with release when done with it.
+func (q *queue) pop() (time.Duration, int32, uint64) {
+	k, src := q.top()
+	top := *k
+	q.n--
+	if src < numLanes {
+		l := &q.lanes[src]
+		l.head++
+		if l.head == len(l.keys) {
+			l.keys, l.head = l.keys[:0], 0
+		} else if l.head >= 4096 && l.head*2 >= len(l.keys) {
+			// Reclaim the consumed front of a lane that never runs dry.
+			l.keys = l.keys[:copy(l.keys, l.keys[l.head:])]
+			l.head = 0
+		}
+		return top.at, top.idx, top.ord
+	}
 	n := len(q.heap) - 1
 	q.heap[0] = q.heap[n]
 	q.heap = q.heap[:n]
 	if n > 0 {
 		q.down(0)
 	}
-	return top.at, top.idx
+	return top.at, top.idx, top.ord
 }
 
-// requeue schedules an already-stored payload again, at time at in the runtime class.
-func (q *queue) requeue(at time.Duration, idx int32) {
-	q.seq++
-	q.heap = append(q.heap, qkey{at: at, ord: classRuntime | q.seq, idx: idx})
-	q.up(len(q.heap) - 1)
+// each calls f with every queued key, in no particular order.
+func (q *queue) each(f func(k qkey)) {
+	for _, k := range q.heap {
+		f(k)
+	}
+	for i := range q.lanes {
+		for _, k := range q.lanes[i].keys[q.lanes[i].head:] {
+			f(k)
+		}
+	}
 }
 
 func (q *queue) release(idx int32) {

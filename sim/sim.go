@@ -34,7 +34,8 @@ type Sim struct {
 	mon monitor
 
 	// goroutine engine
-	handback chan any // a node's goroutine hands back here: nil, or what it panicked with
+	handback chan struct{} // a node's goroutine hands back here when it has handled its job
+	panicked any           // what a node's goroutine panicked with, if it did
 	wg       sync.WaitGroup
 	stopped  bool
 }
@@ -52,12 +53,22 @@ type nodeRec struct {
 	held   []int32 // slab indices of inputs that arrived while paused, in order
 	rng    *rand.Rand
 	env    nodeEnv
-	inbox  chan job // goroutine engine
+	inbox  chan struct{} // goroutine engine: a signal that job is ready
+	job    job           // goroutine engine: the input to handle, set before the signal
 }
 
+// timerSlot is one named timer of a node. Resetting a timer to a later deadline — what a
+// follower does on every heartbeat — does not queue a new event: the queued one, when it comes
+// up early, re-queues itself at the deadline with the ordinal the reset gave it, so events run
+// in exactly the order they would if every reset were queued.
 type timerSlot struct {
-	name string
-	gen  uint32
+	name     string
+	armed    bool
+	deadline time.Duration
+	ord      uint64 // the queue ordinal given when it was last set
+	queued   bool   // an event for this slot is in the queue, due at queuedAt
+	queuedAt time.Duration
+	gen      uint32 // generation of the queued event; older ones are stale
 }
 
 // status is the node's status as the run sees it.
@@ -132,10 +143,10 @@ func New(cfg Config) (*Sim, error) {
 	}
 
 	if cfg.Engine == Goroutine {
-		s.handback = make(chan any)
+		s.handback = make(chan struct{})
 		for i := range s.nodes {
 			n := &s.nodes[i]
-			n.inbox = make(chan job)
+			n.inbox = make(chan struct{})
 			s.wg.Add(1)
 			go s.serve(n)
 		}
@@ -178,15 +189,27 @@ func (s *Sim) Step() (StepResult, bool) {
 			s.finish()
 			return StepResult{}, false
 		}
-		at, idx := s.q.pop()
+		at, idx, ord := s.q.pop()
 		e := s.q.slab[idx]
 		n := &s.nodes[e.node]
 		// Inputs that no longer mean anything are skipped without a step: a timer cancelled,
 		// replaced or lost in a crash; a boot or an elect for a node that is down.
 		switch e.kind {
 		case evTimer:
-			if n.down || n.timers[e.aux].gen != e.gen {
+			ts := &n.timers[e.aux]
+			if ts.gen != e.gen {
+				s.q.release(idx) // superseded by an earlier deadline
+				continue
+			}
+			if !ts.armed || n.down {
+				ts.queued = false
 				s.q.release(idx)
+				continue
+			}
+			if ts.deadline > at || ts.deadline == at && ts.ord > ord {
+				// Reset to a later deadline since it was queued: wait until then.
+				ts.queuedAt = ts.deadline
+				s.q.requeueOrd(ts.deadline, ts.ord, idx)
 				continue
 			}
 		case evBoot, evElect:
@@ -310,25 +333,33 @@ func (s *Sim) addNote(i int, note string) {
 }
 
 func (s *Sim) deliver(n *nodeRec, e *event) {
-	k := s.met.kind(e.msg.Kind)
+	m := s.message(e)
 	reason := network.Delivered
 	if n.down || n.epoch != e.epoch {
 		reason = network.Crashed
 	} else {
-		reason = s.net.Blocked(e.msg.From, e.msg.To)
+		reason = s.net.Blocked(m.From, m.To)
 	}
 	if reason != network.Delivered {
-		s.met.dropped[k]++
-		s.emit(Record{Type: RecDrop, Msg: e.msg, Reason: reason})
+		s.met.dropped[e.mkind]++
+		s.emit(Record{Type: RecDrop, Msg: m, Reason: reason})
 		return
 	}
-	s.met.delivered[k]++
-	main := s.emit(Record{Type: RecDeliver, Msg: e.msg})
-	s.call(n, job{kind: callReceive, msg: e.msg}, main)
+	s.met.delivered[e.mkind]++
+	main := s.emit(Record{Type: RecDeliver, Msg: m})
+	s.call(n, job{kind: callReceive, msg: m}, main)
+}
+
+// message rebuilds the message a deliver event carries.
+func (s *Sim) message(e *event) algo.Message {
+	return algo.Message{Kind: s.met.kinds[e.mkind], From: s.nodes[e.from].id, To: s.nodes[e.node].id,
+		Value: e.value, Term: e.term, Flag: e.flag}
 }
 
 func (s *Sim) fire(n *nodeRec, e *event) {
-	name := n.timers[e.aux].name
+	ts := &n.timers[e.aux]
+	ts.armed, ts.queued = false, false
+	name := ts.name
 	main := s.emit(Record{Type: RecTimer, Node: n.id, Timer: name})
 	s.call(n, job{kind: callTimer, timer: name}, main)
 }
@@ -431,11 +462,11 @@ func (s *Sim) act(a *Action) {
 		}
 		if need {
 			// FIFO from now on must respect what is already in flight.
-			for _, k := range s.q.heap {
+			s.q.each(func(k qkey) {
 				if e := &s.q.slab[k.idx]; e.kind == evDeliver {
-					s.net.InFlight(network.Link{From: e.msg.From, To: e.msg.To}, k.at)
+					s.net.InFlight(network.Link{From: s.nodes[e.from].id, To: s.nodes[e.node].id}, k.at)
 				}
-			}
+			})
 		}
 	case SetDrop:
 		if err := s.net.SetDrop(a.Link, a.Drop/100); err != nil {
@@ -464,7 +495,7 @@ func (s *Sim) crash(n *nodeRec) {
 	n.node = nil
 	n.last = algo.State{}
 	for i := range n.timers {
-		n.timers[i].gen++
+		n.timers[i].armed = false
 	}
 	// What it held while paused is lost too: deliveries are dropped as they come up.
 	for _, idx := range n.held {
@@ -509,8 +540,12 @@ func (s *Sim) callFrom(n *nodeRec, j job, main int, before Status) {
 	if s.cfg.Engine == Inline {
 		n.dispatch(j)
 	} else {
-		n.inbox <- j
-		if p := <-s.handback; p != nil {
+		// The channel operations order the memory accesses: the node's goroutine reads job
+		// after the signal, and the scheduler reads what the node did after the hand-back.
+		n.job = j
+		n.inbox <- struct{}{}
+		<-s.handback
+		if p := s.panicked; p != nil {
 			panic(fmt.Sprintf("sim: %s node %d panicked at step %d (%s, seed %d): %v",
 				s.cfg.Algorithm.Name, n.id, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p))
 		}
@@ -535,8 +570,9 @@ func (n *nodeRec) dispatch(j job) {
 // back, so that exactly one node runs at a time.
 func (s *Sim) serve(n *nodeRec) {
 	defer s.wg.Done()
-	for j := range n.inbox {
-		s.handback <- n.safeDispatch(j)
+	for range n.inbox {
+		s.panicked = n.safeDispatch(n.job)
+		s.handback <- struct{}{}
 	}
 }
 
@@ -581,18 +617,25 @@ func (e *nodeEnv) Now() time.Duration { return e.s.now }
 func (e *nodeEnv) Send(to algo.ID, m algo.Message) { e.s.send(e.n, to, m) }
 
 func (e *nodeEnv) SetTimer(name string, after time.Duration) {
-	n := e.n
+	n, q := e.n, &e.s.q
 	i := n.slot(name)
-	n.timers[i].gen++
-	e.s.q.push(e.s.now+max(after, 0), classRuntime,
-		event{kind: evTimer, node: n.idx, gen: n.timers[i].gen, aux: int32(i)})
+	ts := &n.timers[i]
+	ts.armed = true
+	ts.deadline = e.s.now + max(after, 0)
+	ts.ord = q.next(classRuntime)
+	if ts.queued && ts.queuedAt <= ts.deadline {
+		return // the queued event comes up first and re-queues itself at the deadline
+	}
+	ts.gen++
+	ts.queued, ts.queuedAt = true, ts.deadline
+	q.pushOrd(ts.deadline, ts.ord, event{kind: evTimer, node: n.idx, gen: ts.gen, aux: int32(i)})
 }
 
 func (e *nodeEnv) CancelTimer(name string) {
 	n := e.n
 	for i := range n.timers {
 		if n.timers[i].name == name {
-			n.timers[i].gen++
+			n.timers[i].armed = false
 			return
 		}
 	}
@@ -639,6 +682,7 @@ func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message) {
 		s.emit(Record{Type: RecSend, Msg: m, Reason: reason})
 		return
 	}
-	s.q.push(at, classRuntime, event{kind: evDeliver, node: ti, epoch: s.nodes[ti].epoch, msg: m})
+	s.q.push(at, classRuntime, event{kind: evDeliver, node: ti, from: n.idx, epoch: s.nodes[ti].epoch,
+		mkind: uint16(k), value: m.Value, term: m.Term, flag: m.Flag})
 	s.emit(Record{Type: RecSend, Msg: m, DeliverAt: at})
 }

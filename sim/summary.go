@@ -48,7 +48,8 @@ type Flight struct {
 
 // InFlight returns the messages in flight, soonest first, and those held by paused nodes last.
 func (s *Sim) InFlight() []Flight {
-	keys := slices.Clone(s.q.heap)
+	var keys []qkey
+	s.q.each(func(k qkey) { keys = append(keys, k) })
 	slices.SortFunc(keys, func(a, b qkey) int {
 		if a.less(&b) {
 			return -1
@@ -58,13 +59,13 @@ func (s *Sim) InFlight() []Flight {
 	var out []Flight
 	for _, k := range keys {
 		if e := &s.q.slab[k.idx]; e.kind == evDeliver {
-			out = append(out, Flight{Msg: e.msg, At: k.at})
+			out = append(out, Flight{Msg: s.message(e), At: k.at})
 		}
 	}
 	for i := range s.nodes {
 		for _, idx := range s.nodes[i].held {
 			if e := &s.q.slab[idx]; e.kind == evDeliver {
-				out = append(out, Flight{Msg: e.msg, At: -1})
+				out = append(out, Flight{Msg: s.message(e), At: -1})
 			}
 		}
 	}
@@ -169,12 +170,15 @@ func (s *Sim) disagreement() Violation {
 	v := Violation{Property: Agreement, From: s.now, To: s.now}
 	var parts []string
 	for _, l := range named {
-		who := joinIDs(byLeader[l], ",")
+		who, verb := "nodes "+joinIDs(byLeader[l], ","), "name"
+		if len(byLeader[l]) == 1 {
+			who, verb = "node "+joinIDs(byLeader[l], ""), "names"
+		}
 		switch {
 		case l == 0:
-			parts = append(parts, who+" name no leader")
+			parts = append(parts, fmt.Sprintf("%s %s no leader", who, verb))
 		case s.indexOf(l) < 0:
-			parts = append(parts, fmt.Sprintf("%s name %d, not a node", who, l))
+			parts = append(parts, fmt.Sprintf("%s %s %d, not a node", who, verb, l))
 		default:
 			v.Nodes = append(v.Nodes, l)
 			x := s.node(l)
@@ -184,7 +188,7 @@ func (s *Sim) disagreement() Violation {
 			} else if x.last.Status != algo.Leader {
 				what = ", which is a " + x.last.Status.String()
 			}
-			parts = append(parts, fmt.Sprintf("%s name %d%s", who, l, what))
+			parts = append(parts, fmt.Sprintf("%s %s %d%s", who, verb, l, what))
 		}
 	}
 	if len(named) == 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -83,7 +82,7 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
-	showTimeline := !of.json && !of.quiet
+	showTimeline := !of.json && !of.quiet && of.trace != "-"
 	cfg.Trace = showTimeline || of.trace != ""
 
 	var trace *export.JSONL
@@ -149,5 +148,3 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	}
 	return nil
 }
-
-var _ = os.Stdout

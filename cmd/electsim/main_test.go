@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// call runs the command line in-process with no environment and returns its exit code, stdout
+// and stderr.
+func call(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := electsim(args, &out, &errOut, func(string) string { return "" })
+	return code, out.String(), errOut.String()
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("%s differs at line %d:\n got %s\nwant %s\n(run go test -update and review the diff)", path, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s: got %d lines, want %d (run go test -update and review the diff)", path, len(gl), len(wl))
+	}
+}
+
+// Bad input never crashes: one clear line on stderr naming the flag and what was expected,
+// nothing on stdout, exit 2.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the whole line on stderr
+	}{
+		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of bully)`},
+		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
+		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
+		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
+		{[]string{"run", "--ids", "3,-1"}, `electsim run: --ids 3,-1: expected positive whole numbers, got "-1"`},
+		{[]string{"run", "--nodes", "3", "--ids", "1,2,3"}, "electsim run: --nodes and --ids both given: --ids alone names the nodes and their ring order"},
+		{[]string{"run", "--set", "quorum=3"}, `electsim run: --set quorum=3: bully has no parameter "quorum" (its parameters are heartbeat, timeout, answer-timeout, coordinator-timeout)`},
+		{[]string{"run", "--set", "timeout"}, "electsim run: --set timeout: expected key=value, e.g. --set timeout=200ms"},
+		{[]string{"run", "--set", "timeout=soon"}, `electsim run: --set timeout=soon: timeout: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
+		{[]string{"run", "--delay", "fast"}, `electsim run: --delay fast: expected a duration such as 250us, 40ms, 1.5s or 2m, got "fast"`},
+		{[]string{"run", "--delay", "20ms..5ms"}, `electsim run: --delay 20ms..5ms: range "20ms..5ms" runs backwards: write the smaller duration first`},
+		{[]string{"run", "--run", "-2s"}, "electsim run: --run -2s: expected a positive duration such as 2s or 500ms"},
+		{[]string{"run", "--run", "0"}, "electsim run: --run 0: expected a positive duration such as 2s or 500ms"},
+		{[]string{"run", "--drop", "150%"}, "electsim run: --drop 150%: expected a percentage from 0% to 100%, e.g. 5%"},
+		{[]string{"run", "--seed", "-1"}, "electsim run: --seed -1: expected a whole number from 0 to 18446744073709551615"},
+		{[]string{"run", "--engine", "threads"}, `electsim run: --engine threads: unknown engine "threads" (choose goroutine or inline)`},
+		{[]string{"run", "--fifo", "maybe"}, "electsim run: --fifo maybe: expected on or off"},
+		{[]string{"run", "--at", "1s crush 5"}, `electsim run: --at '1s crush 5': column 4: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
+		{[]string{"run", "--at", "1s crash 9"}, "electsim run: --at '1s crash 9': column 10: unknown node 9 (nodes are 1..5)"},
+		{[]string{"run", "--at", "soon crash 5"}, `electsim run: --at 'soon crash 5': column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
+		{[]string{"run", "--at", "9s crash 5"}, "electsim run: --at '9s crash 5': 9s is after the end of the run (5s); lengthen the run with --run"},
+		{[]string{"run", "--at", "1s partition 1 2 | 2 3"}, "electsim run: --at '1s partition 1 2 | 2 3': column 20: node 2 is named twice"},
+		{[]string{"run", "--bogus"}, "electsim run: unknown flag: --bogus (see -h)"},
+		{[]string{"run", "--nodes"}, "electsim run: flag needs an argument: --nodes (see -h)"},
+		{[]string{"run", "scenario.scn"}, `electsim run: unexpected argument "scenario.scn": scenario files are not built yet; configure the run with flags (see -h)`},
+		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, scenarios, algorithms; see electsim -h)`},
+		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
+		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
+		{[]string{"tui"}, "electsim tui: the terminal UI is not built yet; `electsim run` is"},
+		{[]string{"check"}, "electsim check: the property checker is not built yet; `electsim run` is"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := call(tt.args...)
+		if code != 2 {
+			t.Errorf("%q: exit %d, want 2", tt.args, code)
+		}
+		if out != "" {
+			t.Errorf("%q: wrote to stdout: %q", tt.args, out)
+		}
+		if errOut != tt.want+"\n" {
+			t.Errorf("%q: stderr\n got %q\nwant %q", tt.args, errOut, tt.want+"\n")
+		}
+	}
+}
+
+// -h works on every command and exits 0.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"run", "-h"}, {"run", "--help"}, {"-h", "run"}} {
+		code, out, errOut := call(args...)
+		if code != 0 || errOut != "" || !strings.Contains(out, "Usage:") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q", args, code, errOut, out)
+		}
+	}
+	_, out, _ := call("run", "-h")
+	for _, flag := range []string{"--algo", "--nodes", "--ids", "--seed", "--delay", "--drop", "--set", "--run", "--engine", "--at", "--json", "--trace", "--quiet", "--no-color"} {
+		if !strings.Contains(out, flag) {
+			t.Errorf("run -h does not mention %s", flag)
+		}
+	}
+}
+
+// The human timeline and summary of the default demo, as a new user sees them (no colour).
+func TestDemoGolden(t *testing.T) {
+	code, out, errOut := call()
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "demo.golden", out)
+}
+
+// A run configured entirely by flags, with --all: every step shown.
+func TestRunFlagsGolden(t *testing.T) {
+	code, out, errOut := call("run", "--nodes", "3", "--delay", "10ms", "--run", "400ms", "--seed", "3",
+		"--at", "200ms crash 3", "--at", "300ms partition 1 | 2", "--all", "--engine", "inline")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "run-flags.golden", out)
+}
+
+// Timing assumptions broken on purpose are allowed, with a warning on stderr.
+func TestWarnings(t *testing.T) {
+	code, out, errOut := call("run", "--delay", "30ms", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.HasPrefix(errOut, "electsim: warning: answer-timeout 50ms is not more than 2 × the max delay 30ms") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if !strings.Contains(out, "Summary") || strings.Contains(out, "TIME ms") {
+		t.Errorf("--quiet: want the summary and no timeline, got\n%s", out)
+	}
+}
+
+// --json prints one object with the fields of DESIGN §6, in order.
+func TestJSON(t *testing.T) {
+	code, out, errOut := call("--json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Errorf("want one line, got %d", strings.Count(out, "\n"))
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var keys []string
+	tok, _ := dec.Token()
+	if tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", out)
+	}
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "scenario algorithm engine ids seed end_ms steps messages final metrics violations expectations"
+	if strings.Join(keys, " ") != want {
+		t.Errorf("keys %q, want %q", strings.Join(keys, " "), want)
+	}
+	var v struct {
+		Scenario  string  `json:"scenario"`
+		Algorithm string  `json:"algorithm"`
+		IDs       []int   `json:"ids"`
+		Seed      uint64  `json:"seed"`
+		EndMS     float64 `json:"end_ms"`
+		Messages  struct {
+			Sent      map[string]int `json:"sent"`
+			Delivered map[string]int `json:"delivered"`
+			Dropped   map[string]int `json:"dropped"`
+		} `json:"messages"`
+		Final struct {
+			Leader *int `json:"leader"`
+			Nodes  map[string]struct {
+				Status string `json:"status"`
+				Leader int    `json:"leader"`
+			} `json:"nodes"`
+		} `json:"final"`
+		Metrics struct {
+			FirstLeaderMS *float64  `json:"first_leader_ms"`
+			RecoveriesMS  []float64 `json:"recoveries_ms"`
+		} `json:"metrics"`
+		Violations   []any `json:"violations"`
+		Expectations []any `json:"expectations"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Scenario != "bully-leader-crash" || v.Algorithm != "bully" || v.Seed != 42 || v.EndMS != 2000 {
+		t.Errorf("header: %+v", v)
+	}
+	if v.Final.Leader == nil || *v.Final.Leader != 4 || v.Final.Nodes["5"].Status != "crashed" || v.Final.Nodes["1"].Leader != 4 {
+		t.Errorf("final: %+v", v.Final)
+	}
+	if v.Messages.Sent["ELECTION"] == 0 || v.Messages.Dropped["ELECTION"] == 0 {
+		t.Errorf("messages: %+v", v.Messages)
+	}
+	if v.Metrics.FirstLeaderMS == nil || len(v.Metrics.RecoveriesMS) != 1 || v.Violations == nil || v.Expectations == nil {
+		t.Errorf("metrics %+v, violations %v, expectations %v", v.Metrics, v.Violations, v.Expectations)
+	}
+	// The keys of messages follow the algorithm's order, and node ids sort numerically.
+	if !strings.Contains(out, `"sent":{"ELECTION":`) || !strings.Contains(out, `"nodes":{"1":`) {
+		t.Errorf("order of keys: %s", out)
+	}
+	// No leader: null, as the contract says.
+	_, out, _ = call("run", "--json", "--nodes", "4", "--at", "0ms partition 1 2", "--run", "1s")
+	if !strings.Contains(out, `"final":{"leader":null`) {
+		t.Errorf("a split cluster: %s", out)
+	}
+}
+
+// --trace writes JSON Lines, each record with step and t_ms; the file appears whole.
+func TestTraceFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trace.jsonl")
+	code, _, errOut := call("run", "--quiet", "--trace", path, "--run", "500ms", "--at", "300ms crash 5")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	lines, lastStep := 0, 0
+	types := map[string]bool{}
+	for sc.Scan() {
+		var r struct {
+			Step *int     `json:"step"`
+			TMS  *float64 `json:"t_ms"`
+			Type string   `json:"type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("line %d: %v: %s", lines+1, err, sc.Text())
+		}
+		if r.Step == nil || r.TMS == nil || r.Type == "" || *r.Step < lastStep {
+			t.Fatalf("line %d: %s", lines+1, sc.Text())
+		}
+		lastStep = *r.Step
+		types[r.Type] = true
+		lines++
+	}
+	for _, typ := range []string{"boot", "send", "deliver", "drop", "timer", "state", "fault"} {
+		if !types[typ] {
+			t.Errorf("no %s record in the trace", typ)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d files, want only the trace (no temporary files)", len(entries))
+	}
+	// --trace - writes the trace alone to stdout.
+	_, out, _ := call("run", "--trace", "-", "--run", "100ms")
+	if !strings.HasPrefix(out, `{"step":1,"t_ms":0,"type":"boot"`) || strings.Contains(out, "Summary") {
+		t.Errorf("--trace -: %.200s", out)
+	}
+}
+
+// A trace that cannot be written leaves nothing behind, not even part of a file.
+func TestTraceUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o700)
+	if f, err := os.Create(filepath.Join(dir, "probe")); err == nil {
+		f.Close()
+		t.Skip("running as a user who can write to a read-only directory (root?)")
+	}
+	path := filepath.Join(dir, "t.jsonl")
+	code, _, errOut := call("run", "--trace", path)
+	if code != 2 || !strings.Contains(errOut, "--trace "+path+": cannot write there: permission denied") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %d files behind", len(entries))
+	}
+}
+
+// The built binary: bad input exits 2 with one line and no stack trace; the demo runs.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "electsim")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "run", "--ids", "1,1")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Errorf("exit: %v", err)
+	}
+	if got := errOut.String(); strings.Count(got, "\n") != 1 || strings.Contains(got, "goroutine") || strings.Contains(got, "panic") {
+		t.Errorf("stderr %q", got)
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil || !strings.Contains(string(out), "Summary — bully") {
+		t.Errorf("bare electsim: %v\n%.300s", err, out)
+	}
+	if strings.Contains(string(out), "\x1b[") {
+		t.Error("colour escapes written to a pipe")
+	}
+}

@@ -1,0 +1,286 @@
+package sim_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// pingRun runs the pinger plan on nodes 1..n with the given delay and actions and returns the
+// trace.
+func pingRun(t *testing.T, e sim.Engine, n int, plan pingPlan, delay network.Delay, fifo bool, actions ...sim.Action) []sim.Record {
+	t.Helper()
+	cfg := sim.DefaultConfig(pingerInfo(plan), n)
+	cfg.Engine = e
+	cfg.Network.Delay = delay
+	cfg.Network.FIFO = fifo
+	cfg.Actions = actions
+	cfg.RunFor = 2 * time.Second
+	recs, _ := runTrace(t, cfg)
+	return recs
+}
+
+func fixedDelay(d time.Duration) network.Delay { return network.Delay{Min: d, Max: d} }
+
+// pings returns the PING values of the records of type typ, in trace order.
+func pings(recs []sim.Record, typ sim.RecordType) []int {
+	var out []int
+	for _, r := range recs {
+		if r.Type == typ && r.Msg.Kind == "PING" {
+			out = append(out, int(r.Msg.Value))
+		}
+	}
+	return out
+}
+
+func find(recs []sim.Record, typ sim.RecordType, value int) *sim.Record {
+	for i := range recs {
+		if recs[i].Type == typ && int(recs[i].Msg.Value) == value {
+			return &recs[i]
+		}
+	}
+	return nil
+}
+
+// DESIGN §2, Crash: messages in flight to N are lost — dropped on arrival with reason crashed,
+// even if N has recovered by then; a message sent after the crash reaches the recovered node.
+func TestCrashDropsMessagesInFlight(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			plan := pingPlan{from: 1, to: 2, count: 3, every: 6 * ms}
+			recs := pingRun(t, e, 2, plan, fixedDelay(10*ms), true,
+				at(5*ms, sim.Crash, 2), at(8*ms, sim.Recover, 2))
+			// PING 1 sent at 0 (in flight at the crash); PING 2 sent at 6ms (to a crashed node,
+			// arriving after the recovery); PING 3 sent at 12ms.
+			d := find(recs, sim.RecDrop, 1)
+			if d == nil || d.Reason != network.Crashed || d.At != 10*ms {
+				t.Fatalf("PING 1: want dropped at 10ms with reason crashed, got %+v", d)
+			}
+			if got := pings(recs, sim.RecDeliver); !slices.Equal(got, []int{2, 3}) {
+				t.Errorf("delivered %v, want [2 3]", got)
+			}
+		})
+	}
+}
+
+// DESIGN §2, Crash: a message to a node that is still down when it arrives is dropped, reason
+// crashed; and a crashed node sends nothing.
+func TestCrashedReceiverAndSender(t *testing.T) {
+	plan := pingPlan{from: 1, to: 2, count: 5, every: 10 * ms}
+	recs := pingRun(t, sim.Inline, 2, plan, fixedDelay(1*ms), true, at(15*ms, sim.Crash, 2), at(35*ms, sim.Crash, 1))
+	if got := pings(recs, sim.RecDeliver); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("delivered %v, want [1 2]", got)
+	}
+	if got := pings(recs, sim.RecDrop); !slices.Equal(got, []int{3, 4}) {
+		t.Errorf("dropped %v, want [3 4] (PING 5 is never sent: its sender crashed)", got)
+	}
+	if got := pings(recs, sim.RecSend); !slices.Equal(got, []int{1, 2, 3, 4}) {
+		t.Errorf("sent %v, want [1 2 3 4]", got)
+	}
+}
+
+// DESIGN §2, Pause: a paused node handles nothing; deliveries and timers due meanwhile wait and
+// are handled in their original order on resume.
+func TestPauseHoldsInputsInOrder(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			plan := pingPlan{from: 1, to: 2, count: 20, every: 2 * ms, tick: 30 * ms}
+			recs := pingRun(t, e, 2, plan, network.Delay{Min: 1 * ms, Max: 3 * ms}, true,
+				at(10*ms, sim.Pause, 2), at(100*ms, sim.Resume, 2))
+			var order []string
+			for _, r := range recs {
+				if r.At < 10*ms || r.At > 100*ms {
+					continue
+				}
+				switch {
+				case r.Type == sim.RecDeliver && r.Msg.To == 2:
+					if r.At != 100*ms {
+						t.Errorf("PING %d delivered at %v while node 2 was paused", r.Msg.Value, r.At)
+					}
+					order = append(order, "PING")
+				case r.Type == sim.RecTimer && r.Node == 2:
+					if r.At != 100*ms {
+						t.Errorf("timer %s of node 2 fired at %v while it was paused", r.Timer, r.At)
+					}
+					order = append(order, "tick")
+				}
+			}
+			got := pings(recs, sim.RecDeliver)
+			want := make([]int, 20)
+			for i := range want {
+				want[i] = i + 1
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("delivered %v, want 1..20 in order", got)
+			}
+			// The tick was due at 30ms, after PINGs 1..14 had arrived (the last at ≤ 29ms): it
+			// keeps its place among them on resume.
+			tick := slices.Index(order, "tick")
+			if tick < 0 {
+				t.Fatal("the tick due during the pause never fired")
+			}
+			if before := tick; before < 8 || before > 14 {
+				t.Errorf("tick handled after %d held PINGs: %v", before, order)
+			}
+		})
+	}
+}
+
+// DESIGN §2, Send: links are FIFO unless `fifo off` — under random delays a message never
+// overtakes an earlier one on the same link; with FIFO off, some do.
+func TestFIFOUnderRandomDelays(t *testing.T) {
+	plan := pingPlan{from: 1, to: 2, count: 300, every: 1 * ms}
+	delay := network.Delay{Min: 1 * ms, Max: 40 * ms}
+	for _, e := range engines {
+		recs := pingRun(t, e, 2, plan, delay, true)
+		got := pings(recs, sim.RecDeliver)
+		if len(got) != 300 || !slices.IsSorted(got) {
+			t.Errorf("%s, fifo on: %d delivered, sorted=%v", e, len(got), slices.IsSorted(got))
+		}
+	}
+	recs := pingRun(t, sim.Inline, 2, plan, delay, false)
+	if got := pings(recs, sim.RecDeliver); slices.IsSorted(got) {
+		t.Error("fifo off: no message overtook another over 300 random delays")
+	}
+}
+
+// DESIGN §2, Delay: a delay lowered mid-run must not let a later message overtake one already
+// in flight on the same link.
+func TestFIFOAcrossDelayChange(t *testing.T) {
+	plan := pingPlan{from: 1, to: 2, count: 4, every: 10 * ms}
+	lower := sim.Action{At: 15 * ms, Op: sim.SetDelay, Delay: fixedDelay(1 * ms)}
+	recs := pingRun(t, sim.Inline, 2, plan, fixedDelay(100*ms), true, lower)
+	// PING 1 (0ms) and 2 (10ms) are due at 100 and 110ms; PING 3 (20ms) would arrive at 21ms.
+	if got := pings(recs, sim.RecDeliver); !slices.Equal(got, []int{1, 2, 3, 4}) {
+		t.Errorf("delivered %v, want [1 2 3 4]", got)
+	}
+	if r := find(recs, sim.RecDeliver, 3); r == nil || r.At != 110*ms {
+		t.Errorf("PING 3 delivered %+v, want at 110ms behind PING 2", r)
+	}
+	recs = pingRun(t, sim.Inline, 2, plan, fixedDelay(100*ms), false, lower)
+	if r := find(recs, sim.RecDeliver, 3); r == nil || r.At != 21*ms {
+		t.Errorf("fifo off: PING 3 delivered %+v, want at 21ms", r)
+	}
+}
+
+// DESIGN §2, Cut: `cut A->B` cuts one direction only; heal restores it.
+func TestCutIsOneWay(t *testing.T) {
+	cut := sim.Action{At: 0, Op: sim.Cut, Link: &network.Link{From: 1, To: 2}}
+	heal := sim.Action{At: 25 * ms, Op: sim.Heal}
+	there := pingRun(t, sim.Inline, 2, pingPlan{from: 1, to: 2, count: 5, every: 10 * ms}, fixedDelay(1*ms), true, cut, heal)
+	back := pingRun(t, sim.Inline, 2, pingPlan{from: 2, to: 1, count: 5, every: 10 * ms}, fixedDelay(1*ms), true, cut, heal)
+	var reasons []network.Reason
+	for _, r := range there {
+		if r.Type == sim.RecSend {
+			reasons = append(reasons, r.Reason)
+		}
+	}
+	if want := []network.Reason{network.Cut, network.Cut, network.Cut, 0, 0}; !slices.Equal(reasons, want) {
+		t.Errorf("1->2 cut until 25ms: send fates %v, want %v", reasons, want)
+	}
+	if got := pings(back, sim.RecDeliver); !slices.Equal(got, []int{1, 2, 3, 4, 5}) {
+		t.Errorf("2->1 is not cut: delivered %v", got)
+	}
+}
+
+// DESIGN §2, Partition: links between groups are cut both ways, nodes not named form one more
+// group, and a message already in flight across the new partition is dropped on arrival.
+func TestPartitionDropsInFlight(t *testing.T) {
+	part := sim.Action{At: 5 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1}}}
+	heal := sim.Action{At: 45 * ms, Op: sim.Heal}
+	recs := pingRun(t, sim.Inline, 3, pingPlan{from: 1, to: 2, count: 6, every: 10 * ms}, fixedDelay(8*ms), true, part, heal)
+	d := find(recs, sim.RecDrop, 1)
+	if d == nil || d.Reason != network.Partition || d.At != 8*ms {
+		t.Errorf("PING 1, in flight at the partition: %+v, want dropped at 8ms (partition)", d)
+	}
+	var atSend []int
+	for _, r := range recs {
+		if r.Type == sim.RecSend && r.Reason == network.Partition {
+			atSend = append(atSend, int(r.Msg.Value))
+		}
+	}
+	if !slices.Equal(atSend, []int{2, 3, 4, 5}) {
+		t.Errorf("dropped at send by the partition: %v, want [2 3 4 5]", atSend)
+	}
+	if got := pings(recs, sim.RecDeliver); !slices.Equal(got, []int{6}) {
+		t.Errorf("delivered %v, want [6] after the heal", got)
+	}
+	// Inside a group, links stay open: 2 and 3 are both unnamed.
+	recs = pingRun(t, sim.Inline, 3, pingPlan{from: 2, to: 3, count: 3, every: 10 * ms}, fixedDelay(8*ms), true, part)
+	if got := pings(recs, sim.RecDeliver); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("2->3 inside the unnamed group: delivered %v", got)
+	}
+}
+
+// DESIGN §2, Drop: a loss probability drops at send with reason loss; per link it overrides.
+func TestLoss(t *testing.T) {
+	all := sim.Action{At: 0, Op: sim.SetDrop, Drop: 100}
+	recs := pingRun(t, sim.Inline, 2, pingPlan{from: 1, to: 2, count: 10, every: ms}, fixedDelay(ms), true, all)
+	for _, r := range recs {
+		if r.Type == sim.RecSend && r.Reason != network.Loss {
+			t.Fatalf("drop 100%%: %+v was not lost", r)
+		}
+	}
+	other := sim.Action{At: 0, Op: sim.SetDrop, Link: &network.Link{From: 2, To: 1}, Drop: 100}
+	recs = pingRun(t, sim.Inline, 2, pingPlan{from: 1, to: 2, count: 10, every: ms}, fixedDelay(ms), true, other)
+	if got := len(pings(recs, sim.RecDeliver)); got != 10 {
+		t.Errorf("drop 2->1 100%% lost messages on 1->2: %d of 10 delivered", got)
+	}
+}
+
+// DESIGN §2, Boot: actions at 0ms take effect before boot — a node crashed at 0 never starts,
+// a node paused at 0 boots when it resumes.
+func TestTimeZeroActionsPrecedeBoot(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
+	cfg.Actions = []sim.Action{at(0, sim.Crash, 3), at(0, sim.Pause, 2), at(100*ms, sim.Resume, 2)}
+	cfg.RunFor = 200 * ms
+	recs, _ := runTrace(t, cfg)
+	boots := map[algo.ID]time.Duration{}
+	for _, r := range recs {
+		if r.Type == sim.RecBoot {
+			boots[r.Node] = r.At
+		}
+	}
+	if _, ok := boots[3]; ok {
+		t.Error("node 3, crashed at 0ms, booted")
+	}
+	if boots[2] != 100*ms {
+		t.Errorf("node 2, paused at 0ms, booted at %v, want at its resume (100ms)", boots[2])
+	}
+	if recs[0].Type != sim.RecFault || recs[0].Action.Op != sim.Crash {
+		t.Errorf("first record %+v, want the crash", recs[0])
+	}
+}
+
+// A fault that cannot apply (crash a crashed node, elect a crashed one, resume a running one)
+// changes nothing and says why.
+func TestNoOpFaultsSayWhy(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
+	cfg.Actions = []sim.Action{at(10*ms, sim.Crash, 3), at(20*ms, sim.Crash, 3), at(30*ms, sim.Elect, 3),
+		at(40*ms, sim.Resume, 1), at(50*ms, sim.Recover, 1)}
+	cfg.RunFor = 100 * ms
+	recs, _ := runTrace(t, cfg)
+	want := map[time.Duration]string{
+		20 * ms: "node 3 is already crashed",
+		30 * ms: "node 3 is crashed and cannot elect",
+		40 * ms: "node 1 is not paused",
+		50 * ms: "node 1 is not crashed",
+	}
+	for _, r := range recs {
+		if r.Type == sim.RecFault {
+			if w, ok := want[r.At]; ok {
+				if r.Note != w {
+					t.Errorf("at %v: note %q, want %q", r.At, r.Note, w)
+				}
+				delete(want, r.At)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing fault records: %v", want)
+	}
+}

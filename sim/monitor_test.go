@@ -1,0 +1,102 @@
+package sim_test
+
+import (
+	"slices"
+	"testing"
+
+	"electsim/algo"
+	"electsim/sim"
+)
+
+// one-leader-per-term: two nodes leading the same term is caught, with both nodes; leaders of
+// different terms are not a violation of it.
+func TestOneLeaderPerTermCatchesTwoLeadersOfATerm(t *testing.T) {
+	cfg := sim.DefaultConfig(claimerInfo(map[algo.ID]uint64{1: 7, 3: 7, 2: 8}), 4)
+	cfg.RunFor = 10 * ms
+	sum := run(t, cfg)
+	var got []sim.Violation
+	for _, v := range sum.Violations {
+		if v.Property == sim.OneLeaderPerTerm {
+			got = append(got, v)
+		}
+	}
+	if len(got) != 1 || !slices.Equal(got[0].Nodes, []algo.ID{1, 3}) || got[0].From != 0 {
+		t.Fatalf("one-leader-per-term violations %v, want nodes 1 and 3 at 0ms", got)
+	}
+	if p, _ := sum.Property(sim.OneLeaderPerTerm); !p.Applies || p.Holds {
+		t.Errorf("property %+v, want applies and violated", p)
+	}
+	// Three leaders at once is also an at-most-one-leader violation, open until the end.
+	if p, _ := sum.Property(sim.AtMostOneLeader); p.Holds {
+		t.Error("three simultaneous leaders not caught by at-most-one-leader")
+	}
+
+	cfg = sim.DefaultConfig(claimerInfo(map[algo.ID]uint64{1: 7}), 4)
+	cfg.RunFor = 10 * ms
+	sum = run(t, cfg)
+	for _, p := range sum.Properties {
+		if p.Name != sim.Agreement && !p.Holds {
+			t.Errorf("a single leader of term 7: %s reported violated", p.Name)
+		}
+	}
+}
+
+// one-leader-per-term does not apply to algorithms without terms.
+func TestOneLeaderPerTermNeedsTerms(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
+	cfg.RunFor = 100 * ms
+	sum := run(t, cfg)
+	if p, _ := sum.Property(sim.OneLeaderPerTerm); p.Applies {
+		t.Error("one-leader-per-term applies to bully, which has no terms")
+	}
+}
+
+// agreement: at the end every live node names the same live leader; a partitioned Bully
+// cluster does not, and the violation says who names whom.
+func TestAgreementCatchesAPartition(t *testing.T) {
+	cfg := fixed(t, "bully", 5, 5*ms, sim.Inline)
+	cfg.Actions = []sim.Action{{At: 100 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {3, 4, 5}}}}
+	cfg.RunFor = 1 * 1000 * ms
+	sum := run(t, cfg)
+	if sum.Leader != 0 {
+		t.Errorf("final leader %d across a partition", sum.Leader)
+	}
+	var agreement *sim.Violation
+	for i, v := range sum.Violations {
+		if v.Property == sim.Agreement {
+			agreement = &sum.Violations[i]
+		}
+	}
+	if agreement == nil {
+		t.Fatalf("no agreement violation in %v", sum.Violations)
+	}
+	if !slices.Equal(agreement.Nodes, []algo.ID{2, 5}) || agreement.Detail != "nodes 1,2 name 2; nodes 3,4,5 name 5" {
+		t.Errorf("agreement violation %v", agreement)
+	}
+	if p, _ := sum.Property(sim.AtMostOneLeader); p.Holds {
+		t.Error("two leaders across the partition not caught by at-most-one-leader")
+	}
+}
+
+// Metrics: time to the first agreed leader, leaderless time and recovery after a leader crash.
+func TestLeaderMetrics(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 10*ms, sim.Inline)
+	cfg.Actions = []sim.Action{at(300*ms, sim.Crash, 3)}
+	cfg.RunFor = 1000 * ms
+	sum := run(t, cfg)
+	// Node 3 leads at boot; 1 and 2 follow when its COORDINATOR arrives (one delay).
+	if sum.FirstLeader != 10*ms {
+		t.Errorf("first leader at %v, want 10ms", sum.FirstLeader)
+	}
+	// After the crash at 300ms: the last heartbeat arrived at 260ms, suspicion at 410ms, node 2
+	// wins at 460ms (answer-timeout) and node 1 follows at 470ms.
+	if len(sum.Recoveries) != 1 || sum.Recoveries[0] != 170*ms {
+		t.Errorf("recoveries %v, want [170ms]", sum.Recoveries)
+	}
+	if sum.Leaderless != 10*ms+170*ms {
+		t.Errorf("leaderless %v, want 180ms", sum.Leaderless)
+	}
+	if sum.Leader != 2 || sum.LeaderChanges != 2 {
+		t.Errorf("leader %d after %d changes, want 2 after 2", sum.Leader, sum.LeaderChanges)
+	}
+}

@@ -1,0 +1,93 @@
+package sim_test
+
+import (
+	"time"
+
+	"electsim/algo"
+)
+
+// pinger is a test algorithm: node `from` sends PING(1), PING(2), ... to node `to` every
+// `every`, `count` times, starting at boot; every node sets a "tick" timer at `tick` after
+// boot if tick > 0. It never changes status, so the trace shows the network alone.
+type pinger struct {
+	id    algo.ID
+	p     pingPlan
+	sent  int
+	ticks int
+}
+
+type pingPlan struct {
+	from, to algo.ID
+	count    int
+	every    time.Duration
+	tick     time.Duration
+}
+
+func pingerInfo(p pingPlan) *algo.Info {
+	return &algo.Info{
+		Name:  "pinger",
+		Kinds: []string{"PING"},
+		New:   func(id algo.ID, c *algo.Cluster) algo.Node { return &pinger{id: id, p: p} },
+	}
+}
+
+func (n *pinger) Start(env algo.Env) {
+	if n.id == n.p.from && n.p.count > 0 {
+		n.ping(env)
+	}
+	if n.p.tick > 0 {
+		env.SetTimer("tick", n.p.tick)
+	}
+}
+
+func (n *pinger) ping(env algo.Env) {
+	n.sent++
+	env.Send(n.p.to, algo.Message{Kind: "PING", Value: algo.ID(n.sent)})
+	if n.sent < n.p.count {
+		env.SetTimer("ping", n.p.every)
+	}
+}
+
+func (n *pinger) Receive(env algo.Env, m algo.Message) {}
+
+func (n *pinger) Timer(env algo.Env, name string) {
+	switch name {
+	case "ping":
+		n.ping(env)
+	case "tick":
+		n.ticks++
+		if env.Tracing() {
+			env.Note("tick %d", n.ticks)
+		}
+	}
+}
+
+func (n *pinger) Elect(env algo.Env) {}
+func (n *pinger) State() algo.State  { return algo.State{} }
+
+// claimer is a test algorithm with terms: at boot, node id claims leadership of term
+// claims[id] (if it has one). It lets the tests break one-leader-per-term on purpose.
+type claimer struct {
+	id     algo.ID
+	claims map[algo.ID]uint64
+	st     algo.State
+}
+
+func claimerInfo(claims map[algo.ID]uint64) *algo.Info {
+	return &algo.Info{
+		Name:  "claimer",
+		Kinds: []string{},
+		Terms: true,
+		New:   func(id algo.ID, c *algo.Cluster) algo.Node { return &claimer{id: id, claims: claims} },
+	}
+}
+
+func (n *claimer) Start(env algo.Env) {
+	if t, ok := n.claims[n.id]; ok {
+		n.st = algo.State{Status: algo.Leader, Leader: n.id, Term: t}
+	}
+}
+func (n *claimer) Receive(env algo.Env, m algo.Message) {}
+func (n *claimer) Timer(env algo.Env, name string)      {}
+func (n *claimer) Elect(env algo.Env)                   {}
+func (n *claimer) State() algo.State                    { return n.st }
