@@ -85,6 +85,9 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 
 // fmtDur writes a virtual duration in milliseconds, or seconds from 10s up: "61.2ms", "2s".
 func fmtDur(d time.Duration) string {
+	if d == 0 {
+		return "0ms"
+	}
 	if d%time.Millisecond == 0 {
 		return algo.FormatDuration(d)
 	}
