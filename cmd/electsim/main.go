@@ -39,16 +39,27 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags]", "run an election headless: a timeline and a summary, or --json", runCommand},
-		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI", notBuilt("the terminal UI")},
-		{"check", "[flags] --faults LIST", "property checker: random fault schedules, shrunk counterexamples", notBuilt("the property checker")},
-		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed", notBuilt("bench")},
-		{"scenarios", "", "list the bundled scenarios", notBuilt("the scenario library")},
-		{"algorithms", "", "list the algorithms with their kinds and parameters", notBuilt("the algorithm list")},
+		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI", notBuilt("tui", "the terminal UI")},
+		{"check", "[flags] --faults LIST", "property checker: random fault schedules, shrunk counterexamples", notBuilt("check", "the property checker")},
+		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed", notBuilt("bench", "bench")},
+		{"scenarios", "", "list the bundled scenarios", notBuilt("scenarios", "the scenario library")},
+		{"algorithms", "", "list the algorithms with their kinds and parameters", notBuilt("algorithms", "the algorithm list")},
 	}
 }
 
-func notBuilt(what string) func([]string, io.Writer, io.Writer, env) error {
-	return func(args []string, _, stdout io.Writer, _ env) error {
+// notBuilt is a command a later version brings: -h says so and exits 0; anything else exits 2.
+func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error {
+	return func(args []string, stdout, _ io.Writer, _ env) error {
+		for _, a := range args {
+			if a == "-h" || a == "--help" {
+				for _, c := range commands() {
+					if c.name == name {
+						fmt.Fprintf(stdout, "Usage: electsim %s %s\n\n%s — not built yet; `electsim run` is.\n", c.name, c.args, c.summary)
+					}
+				}
+				return nil
+			}
+		}
 		return usagef("%s is not built yet; `electsim run` is", what)
 	}
 }

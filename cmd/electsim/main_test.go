@@ -101,7 +101,8 @@ func TestBadInput(t *testing.T) {
 
 // -h works on every command and exits 0.
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"run", "-h"}, {"run", "--help"}, {"-h", "run"}} {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"run", "-h"}, {"run", "--help"}, {"-h", "run"},
+		{"tui", "-h"}, {"check", "--help"}, {"bench", "-h"}, {"scenarios", "-h"}, {"algorithms", "-h"}} {
 		code, out, errOut := call(args...)
 		if code != 0 || errOut != "" || !strings.Contains(out, "Usage:") {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q", args, code, errOut, out)
