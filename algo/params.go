@@ -106,17 +106,24 @@ func (a *Info) ParseParam(key, text string) (Value, error) {
 
 // ParseValue parses text as a value of the given kind.
 func ParseValue(kind ParamKind, text string) (Value, error) {
+	// A timer of zero would fire again at the same virtual instant for ever: durations are positive.
 	switch kind {
 	case DurationParam:
 		d, err := ParseDuration(text)
 		if err != nil {
 			return Value{}, err
 		}
+		if d == 0 {
+			return Value{}, fmt.Errorf("expected a duration above 0, such as 50ms")
+		}
 		return Value{Min: d, Max: d}, nil
 	case RangeParam:
 		lo, hi, err := ParseRange(text)
 		if err != nil {
 			return Value{}, err
+		}
+		if lo == 0 {
+			return Value{}, fmt.Errorf("expected durations above 0, such as 150ms..300ms")
 		}
 		return Value{Min: lo, Max: hi}, nil
 	case SwitchParam:

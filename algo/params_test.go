@@ -210,7 +210,6 @@ func TestFormatValueRoundTrip(t *testing.T) {
 		want string
 	}{
 		{DurationParam, Value{Min: 150 * ms, Max: 150 * ms}, "150ms"},
-		{DurationParam, Value{}, "0"},
 		{DurationParam, Value{Min: 250 * time.Microsecond, Max: 250 * time.Microsecond}, "250us"},
 		{RangeParam, Value{Min: 150 * ms, Max: 300 * ms}, "150ms..300ms"},
 		{RangeParam, Value{Min: 2 * time.Second, Max: 2 * time.Second}, "2s"},
@@ -229,6 +228,17 @@ func TestFormatValueRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseValue(ParamKind(99), "1ms"); err == nil {
 		t.Error("ParseValue of an unknown kind: no error")
+	}
+}
+
+// A timer parameter of zero would fire at the same virtual instant for ever, stalling the
+// run: ParseValue refuses it, and says what to write instead.
+func TestParseValueRefusesZero(t *testing.T) {
+	for kind, text := range map[ParamKind]string{DurationParam: "0", RangeParam: "0..10ms"} {
+		_, err := ParseValue(kind, text)
+		if err == nil || !strings.Contains(err.Error(), "above 0") {
+			t.Errorf("ParseValue(%d, %q) = %v, want an error asking for a duration above 0", kind, text, err)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ type Cluster struct {
 	Sorted   []ID          // the same ids, ascending
 	MaxDelay time.Duration // the largest network delay configured at the start of the run
 	Params   Params        // the parameters set explicitly; the rest take their defaults
+	ringPos  []int32       // ringPos[i] is the position in Ring of Sorted[i]
 }
 
 // NewCluster checks that ids are distinct and positive and returns the cluster they form.
@@ -34,7 +35,21 @@ func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, err
 	if params == nil {
 		params = Params{}
 	}
-	return &Cluster{Ring: slices.Clone(ring), Sorted: sorted, MaxDelay: maxDelay, Params: params}, nil
+	c := &Cluster{Ring: slices.Clone(ring), Sorted: sorted, MaxDelay: maxDelay, Params: params}
+	c.ringPos = make([]int32, len(ring))
+	for pos, id := range ring {
+		c.ringPos[c.Index(id)] = int32(pos)
+	}
+	return c, nil
+}
+
+// RingPos returns the position of id in Ring, or -1.
+func (c *Cluster) RingPos(id ID) int {
+	i := c.Index(id)
+	if i < 0 {
+		return -1
+	}
+	return int(c.ringPos[i])
 }
 
 // Index returns the position of id in Sorted, or -1.
@@ -68,7 +83,7 @@ func (a *Info) IsRoutine(kind string) bool {
 
 // Algorithms returns every registered algorithm, in the order they are taught.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo()}
+	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo()}
 }
 
 // Names returns the registered algorithms' names.

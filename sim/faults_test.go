@@ -284,3 +284,17 @@ func TestNoOpFaultsSayWhy(t *testing.T) {
 		t.Errorf("missing fault records: %v", want)
 	}
 }
+
+// A run whose virtual time stops passing ends, and says so, instead of hanging.
+func TestStalledRunEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs five million steps")
+	}
+	cfg := sim.DefaultConfig(looperInfo(), 2)
+	cfg.Network.Delay = fixedDelay(0)
+	cfg.Engine = sim.Inline
+	sum := run(t, cfg)
+	if !sum.Stalled || sum.End != 0 || sum.Steps != sim.StallSteps+1 {
+		t.Errorf("stalled %v at %v after %d steps (StallSteps %d)", sum.Stalled, sum.End, sum.Steps, sim.StallSteps)
+	}
+}

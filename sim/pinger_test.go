@@ -91,3 +91,21 @@ func (n *claimer) Receive(env algo.Env, m algo.Message) {}
 func (n *claimer) Timer(env algo.Env, name string)      {}
 func (n *claimer) Elect(env algo.Env)                   {}
 func (n *claimer) State() algo.State                    { return n.st }
+
+// looper is a broken algorithm: node 1 sends itself a message with no delay, for ever.
+type looper struct{ id algo.ID }
+
+func looperInfo() *algo.Info {
+	return &algo.Info{Name: "looper", Kinds: []string{"LOOP"},
+		New: func(id algo.ID, c *algo.Cluster) algo.Node { return &looper{id: id} }}
+}
+
+func (n *looper) Start(env algo.Env) {
+	if n.id == 1 {
+		env.Send(1, algo.Message{Kind: "LOOP"})
+	}
+}
+func (n *looper) Receive(env algo.Env, m algo.Message) { env.Send(1, algo.Message{Kind: "LOOP"}) }
+func (n *looper) Timer(env algo.Env, name string)      {}
+func (n *looper) Elect(env algo.Env)                   {}
+func (n *looper) State() algo.State                    { return algo.State{} }

@@ -26,6 +26,8 @@ type Sim struct {
 	steps   int
 	done    bool
 	tracing bool
+	instant int // steps in a row at the virtual time now; see StallSteps
+	stalled bool
 
 	records []Record // the current step's
 	notes   []string // notes of the node call in progress
@@ -223,6 +225,16 @@ func (s *Sim) Step() (StepResult, bool) {
 			n.held = append(n.held, idx)
 			continue
 		}
+		if at == s.now && s.steps > 0 {
+			s.instant++
+			if s.instant > StallSteps {
+				s.stalled = true
+				s.finish()
+				return StepResult{}, false
+			}
+		} else {
+			s.instant = 0
+		}
 		s.now = at
 		s.steps++
 		s.records = s.records[:0]
@@ -269,13 +281,19 @@ func (s *Sim) Run() Summary {
 	return s.Summary()
 }
 
-// finish ends the run at its end time and stops the goroutines.
+// StallSteps is how many steps may run at one virtual instant before the engine decides the
+// algorithm is in a loop that never lets time pass, and ends the run (see Summary.Stalled).
+const StallSteps = 5_000_000
+
+// finish ends the run at its end time — or where it stalled — and stops the goroutines.
 func (s *Sim) finish() {
 	if s.done {
 		return
 	}
 	s.done = true
-	s.now = s.cfg.RunFor
+	if !s.stalled {
+		s.now = s.cfg.RunFor
+	}
 	s.Close()
 }
 

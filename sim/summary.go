@@ -109,6 +109,10 @@ type Summary struct {
 
 	Violations []Violation
 	Properties []Property
+
+	// Stalled reports that the run ended early, at End, because virtual time stopped passing:
+	// more than StallSteps steps ran at one instant — an algorithm in a loop.
+	Stalled bool
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -125,6 +129,7 @@ func (s *Sim) Summary() Summary {
 		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
+		Stalled: s.stalled,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom

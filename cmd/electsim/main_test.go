@@ -54,7 +54,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the whole line on stderr
 	}{
-		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of bully)`},
+		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of bully, ring, lowest-id)`},
 		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
 		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
 		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
@@ -62,6 +62,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--nodes", "3", "--ids", "1,2,3"}, "electsim run: --nodes and --ids both given: --ids alone names the nodes and their ring order"},
 		{[]string{"run", "--set", "quorum=3"}, `electsim run: --set quorum=3: bully has no parameter "quorum" (its parameters are heartbeat, timeout, answer-timeout, coordinator-timeout)`},
 		{[]string{"run", "--set", "timeout"}, "electsim run: --set timeout: expected key=value, e.g. --set timeout=200ms"},
+		{[]string{"run", "--set", "heartbeat=0"}, "electsim run: --set heartbeat=0: heartbeat: expected a duration above 0, such as 50ms"},
 		{[]string{"run", "--set", "timeout=soon"}, `electsim run: --set timeout=soon: timeout: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
 		{[]string{"run", "--delay", "fast"}, `electsim run: --delay fast: expected a duration such as 250us, 40ms, 1.5s or 2m, got "fast"`},
 		{[]string{"run", "--delay", "20ms..5ms"}, `electsim run: --delay 20ms..5ms: range "20ms..5ms" runs backwards: write the smaller duration first`},

@@ -128,6 +128,10 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	}
 	tl.flush()
 	sum := s.Summary()
+	if sum.Stalled {
+		fmt.Fprintf(stderr, "electsim: warning: the run stopped at %s: %d steps went by without virtual time passing — the algorithm is in a loop\n",
+			fmtDur(sum.End), sim.StallSteps)
+	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {
 			return fmt.Errorf("--trace %s: %v", of.trace, err)

@@ -1,0 +1,366 @@
+package algo
+
+import (
+	"fmt"
+	"time"
+)
+
+// Ring is the ring election of E. Chang and R. Roberts, "An improved algorithm for
+// decentralized extrema-finding in circular configurations of processes", Communications of the
+// ACM 22(5), 1979: the nodes sit on a logical ring (the scenario's ring order), messages go one
+// way round it, and the highest id wins. Every node that starts an election sends its own id
+// round the ring; a node passes on only ids higher than its own, so every id but the highest is
+// swallowed somewhere, and the highest comes back to its owner, which is then elected.
+//
+// To survive crashes, every ELECTION and ELECTED hop is acknowledged: a node that hears no ACK
+// from its successor within answer-timeout suspects it and passes the message to the next node
+// round the ring instead. The leader sends HEARTBEAT to every node, as in Bully.
+//
+// Passing a message on after a lost ACK can duplicate it — the successor may have got it after
+// all — and an ELECTION whose candidate has crashed would go round for ever, since no node is
+// higher. So within a round a node passes each candidate on once and each ELECTED once; a copy
+// it has already passed on is swallowed. Without faults every node sees each message once, so
+// this changes nothing in the counts of the paper.
+//
+// The rules are those of DESIGN §3.2; each method quotes the rule it implements.
+type Ring struct {
+	id   ID
+	ring []ID // every node, in ring order
+	pos  int  // my position in ring
+	cfg  *ringConfig
+	st   State
+
+	participant bool        // I have taken part in the election going round
+	passed      map[ID]bool // candidates whose ELECTION I passed on (or sent) this round
+	elected     ID          // the leader whose ELECTED I passed on this round, 0 if none
+	suspect     map[ID]bool // successors that did not ACK this round; skipped
+	pending     []hop       // ELECTION and ELECTED messages sent and not yet acknowledged, oldest first
+}
+
+// hop is a message sent to the successor, waiting for its ACK.
+type hop struct {
+	to     ID
+	m      Message
+	sentAt time.Duration
+}
+
+// The message kinds of Ring (HEARTBEAT is Bully's).
+const (
+	KindElected = "ELECTED"
+	KindAck     = "ACK"
+)
+
+// Timer names of Ring (it also uses answer, heartbeat and suspect).
+const timerElection = "election"
+
+type ringConfig struct {
+	heartbeat, timeout, answer, election time.Duration
+}
+
+func ringInfo() *Info {
+	return &Info{
+		Name:    "ring",
+		Summary: "Chang and Roberts' ring election (1979): the highest id wins, messages go one way round",
+		Kinds:   []string{KindElection, KindElected, KindAck, KindHeartbeat},
+		Routine: []string{KindHeartbeat},
+		Params: []Param{paramHeartbeat, paramTimeout,
+			{Key: "answer-timeout", Kind: DurationParam, Default: "50ms",
+				Help: "wait this long for the successor's ACK before skipping it; must exceed 2× the max delay"},
+			{Key: "election-timeout", Kind: DurationParam, Default: "(2n+2) × the max delay",
+				Help: "a participant that sees no ELECTED for this long starts the election again"}},
+		New: func(id ID, c *Cluster) Node { return NewRing(id, c) },
+		Warnings: func(c *Cluster) []string {
+			cfg := newRingConfig(c)
+			w := timingWarnings(c, cfg.heartbeat, cfg.timeout, cfg.answer, "ACK")
+			if round := time.Duration(2*len(c.Ring)) * c.MaxDelay; cfg.election <= round {
+				w = append(w, fmt.Sprintf("election-timeout %s is not more than 2n × the max delay (%s): participants may give up before ELECTED can come round, and start again",
+					FormatDuration(cfg.election), FormatDuration(round)))
+			}
+			return w
+		},
+	}
+}
+
+func newRingConfig(c *Cluster) *ringConfig {
+	p := c.Params
+	return &ringConfig{
+		heartbeat: p.Duration("heartbeat", 50*time.Millisecond),
+		timeout:   p.Duration("timeout", 150*time.Millisecond),
+		answer:    p.Duration("answer-timeout", 50*time.Millisecond),
+		// Long enough for the highest id to go round (n hops) and ELECTED after it (n hops).
+		election: p.Duration("election-timeout", time.Duration(2*len(c.Ring)+2)*max(c.MaxDelay, time.Millisecond)),
+	}
+}
+
+// NewRing returns node id of cluster c, not yet started.
+func NewRing(id ID, c *Cluster) *Ring {
+	pos := c.RingPos(id)
+	if pos < 0 {
+		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
+	}
+	return &Ring{id: id, ring: c.Ring, pos: pos, cfg: newRingConfig(c)}
+}
+
+var _ Node = (*Ring)(nil)
+
+// State reports the node's status, the leader it knows of (0 if none) and term 0.
+func (r *Ring) State() State { return r.st }
+
+// Start: "Boot / recover: initiate."
+func (r *Ring) Start(env Env) { r.initiate(env, "booted") }
+
+// Elect: "`elect`: initiate."
+func (r *Ring) Elect(env Env) { r.initiate(env, "asked to elect") }
+
+// initiate: "participant = true, status Candidate, send ELECTION(me) to the successor."
+func (r *Ring) initiate(env Env, why string) {
+	env.CancelTimer(timerSuspect)
+	env.CancelTimer(timerHeartbeat)
+	r.st = State{Status: Candidate}
+	r.newRound()
+	r.passed[r.id] = true
+	to := r.pass(env, Message{Kind: KindElection, Value: r.id})
+	env.SetTimer(timerElection, r.cfg.election)
+	if env.Tracing() {
+		env.Note("%s: I start an election — ELECTION(%d) to my successor %d", why, r.id, to)
+	}
+}
+
+// Receive handles ELECTION, ELECTED, ACK and HEARTBEAT.
+func (r *Ring) Receive(env Env, m Message) {
+	switch m.Kind {
+	case KindElection:
+		env.Send(m.From, Message{Kind: KindAck, Value: m.Value})
+		r.onElection(env, m.Value)
+	case KindElected:
+		env.Send(m.From, Message{Kind: KindAck, Value: m.Value})
+		r.onElected(env, m.Value)
+	case KindAck:
+		r.onAck(env, m.From)
+	case KindHeartbeat:
+		r.onHeartbeat(env, m.From)
+	}
+}
+
+// onElection: "x > me: forward ELECTION(x), participant = true. x < me: if not a participant,
+// send ELECTION(me) and participant = true; else swallow it. x = me: I am elected: status
+// Leader, participant = false, send ELECTED(me)."
+func (r *Ring) onElection(env Env, x ID) {
+	wasParticipant := r.participant
+	if !r.participant && x != r.id {
+		r.newRound() // someone started an election I had no part in yet
+	}
+	switch {
+	case x > r.id && r.passed[x]:
+		if env.Tracing() {
+			env.Note("ELECTION(%d) again this round: a copy I already passed on, swallowed", x)
+		}
+	case x > r.id:
+		r.passed[x] = true
+		to := r.pass(env, Message{Kind: KindElection, Value: x})
+		env.SetTimer(timerElection, r.cfg.election)
+		if env.Tracing() {
+			env.Note("ELECTION(%d) > me (%d): passed on to %d", x, r.id, to)
+		}
+	case x < r.id && !wasParticipant:
+		r.passed[r.id] = true
+		to := r.pass(env, Message{Kind: KindElection, Value: r.id})
+		env.SetTimer(timerElection, r.cfg.election)
+		if env.Tracing() {
+			env.Note("ELECTION(%d) < me (%d), and I had not taken part: ELECTION(%d) to %d instead", x, r.id, r.id, to)
+		}
+	case x < r.id:
+		if env.Tracing() {
+			env.Note("ELECTION(%d) < me (%d), already a participant: swallowed", x, r.id)
+		}
+	case !r.participant:
+		if env.Tracing() {
+			env.Note("ELECTION(%d) came round again after the round ended: ignored", x)
+		}
+	default:
+		env.CancelTimer(timerElection)
+		env.CancelTimer(timerSuspect)
+		r.participant = false
+		r.st = State{Status: Leader, Leader: r.id}
+		to := r.pass(env, Message{Kind: KindElected, Value: r.id})
+		env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
+		if env.Tracing() {
+			env.Note("my ELECTION(%d) came all the way round: I am elected — ELECTED(%d) to %d", r.id, r.id, to)
+		}
+	}
+}
+
+// onElected: "participant = false, leader = x, status Follower (unless x = me); forward it
+// unless x = me (the round ends back at the leader: n ELECTED messages)."
+func (r *Ring) onElected(env Env, x ID) {
+	if r.elected == x && !r.participant {
+		if env.Tracing() {
+			env.Note("ELECTED(%d) again: a copy I already passed on, swallowed", x)
+		}
+		return
+	}
+	env.CancelTimer(timerElection)
+	r.participant = false
+	r.elected = x
+	r.suspect = nil // the round is over
+	if x == r.id {
+		if env.Tracing() {
+			env.Note("ELECTED(%d) came back round: every node knows", x)
+		}
+		return
+	}
+	env.CancelTimer(timerHeartbeat)
+	env.SetTimer(timerSuspect, r.cfg.timeout)
+	r.st = State{Status: Follower, Leader: x}
+	to := r.pass(env, Message{Kind: KindElected, Value: x})
+	if env.Tracing() {
+		env.Note("ELECTED(%d): %d leads; passed on to %d", x, x, to)
+	}
+}
+
+// newRound forgets the last round: what was passed on, and which successors were suspected.
+func (r *Ring) newRound() {
+	r.participant = true
+	if r.passed == nil {
+		r.passed = map[ID]bool{}
+	}
+	clear(r.passed)
+	r.elected = 0
+	r.suspect = nil
+}
+
+// pass sends m to the successor — the next node round the ring that is not suspected — and
+// waits for its ACK. It returns the node it sent to.
+func (r *Ring) pass(env Env, m Message) ID {
+	to := r.successor()
+	env.Send(to, m)
+	r.pending = append(r.pending, hop{to: to, m: m, sentAt: env.Now()})
+	if len(r.pending) == 1 {
+		env.SetTimer(timerAnswer, r.cfg.answer)
+	}
+	return to
+}
+
+// successor is the next node round the ring that this round has not found dead. When every
+// other node is suspected, it is the node itself: its message comes straight back.
+func (r *Ring) successor() ID {
+	for k := 1; k < len(r.ring); k++ {
+		next := r.ring[(r.pos+k)%len(r.ring)]
+		if !r.suspect[next] {
+			return next
+		}
+	}
+	return r.id
+}
+
+// onAck: the oldest message waiting on j has arrived.
+func (r *Ring) onAck(env Env, j ID) {
+	for i, h := range r.pending {
+		if h.to == j {
+			r.pending = append(r.pending[:i], r.pending[i+1:]...)
+			break
+		}
+	}
+	r.armAnswer(env)
+}
+
+// armAnswer sets the answer timer for the oldest message still waiting, or cancels it.
+func (r *Ring) armAnswer(env Env) {
+	if len(r.pending) == 0 {
+		env.CancelTimer(timerAnswer)
+		return
+	}
+	env.SetTimer(timerAnswer, max(r.pending[0].sentAt+r.cfg.answer-env.Now(), 0))
+}
+
+// onAnswerTimeout: "No ACK within answer-timeout ⇒ mark the successor suspect and resend to the
+// next one round the ring."
+func (r *Ring) onAnswerTimeout(env Env) {
+	if len(r.pending) == 0 {
+		return
+	}
+	dead := r.pending[0].to
+	if r.suspect == nil {
+		r.suspect = map[ID]bool{}
+	}
+	r.suspect[dead] = true
+	var resend []Message
+	kept := r.pending[:0]
+	for _, h := range r.pending {
+		if h.to == dead {
+			resend = append(resend, h.m)
+		} else {
+			kept = append(kept, h)
+		}
+	}
+	r.pending = kept
+	var to ID
+	for _, m := range resend {
+		to = r.pass(env, m)
+	}
+	r.armAnswer(env)
+	if env.Tracing() {
+		env.Note("no ACK from %d within %s → I suspect it and skip to %d", dead, FormatDuration(r.cfg.answer), to)
+	}
+}
+
+// onHeartbeat: "a node that hears HEARTBEAT from a leader higher than its own follows it; a
+// leader that hears one from a higher leader steps down; from a lower one, answers with its own
+// HEARTBEAT." A HEARTBEAT from my leader renews my patience with it.
+func (r *Ring) onHeartbeat(env Env, k ID) {
+	switch {
+	case r.st.Status == Leader && k < r.id:
+		env.Send(k, Message{Kind: KindHeartbeat})
+		if env.Tracing() {
+			env.Note("HEARTBEAT from lower leader %d: I lead, so I answer with my own", k)
+		}
+	case r.st.Leader == k:
+		env.SetTimer(timerSuspect, r.cfg.timeout)
+	case r.st.Leader == 0 || k > r.st.Leader:
+		wasLeader := r.st.Status == Leader
+		env.CancelTimer(timerHeartbeat)
+		env.CancelTimer(timerElection)
+		env.SetTimer(timerSuspect, r.cfg.timeout)
+		r.participant = false
+		r.st = State{Status: Follower, Leader: k}
+		if env.Tracing() {
+			if wasLeader {
+				env.Note("HEARTBEAT from %d, a higher leader: I step down and follow it", k)
+			} else {
+				env.Note("HEARTBEAT from %d: it leads, and it is higher than any leader I knew", k)
+			}
+		}
+	default:
+		if env.Tracing() {
+			env.Note("HEARTBEAT from %d: ignored, I follow %d, which is higher", k, r.st.Leader)
+		}
+	}
+}
+
+// Timer handles the four timers of Ring.
+func (r *Ring) Timer(env Env, name string) {
+	switch name {
+	case timerAnswer:
+		r.onAnswerTimeout(env)
+	case timerElection:
+		// "Participant timeout: a participant that sees no ELECTED initiates again."
+		if r.participant {
+			r.initiate(env, fmt.Sprintf("no ELECTED within %s", FormatDuration(r.cfg.election)))
+		}
+	case timerHeartbeat:
+		if r.st.Status == Leader {
+			for _, j := range r.ring {
+				if j != r.id {
+					env.Send(j, Message{Kind: KindHeartbeat})
+				}
+			}
+			env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
+		}
+	case timerSuspect:
+		// "suspicion works as in Bully": a follower that hears nothing from its leader for
+		// timeout starts an election.
+		if r.st.Status == Follower {
+			r.initiate(env, fmt.Sprintf("no HEARTBEAT from %d for %s", r.st.Leader, FormatDuration(r.cfg.timeout)))
+		}
+	}
+}
