@@ -33,7 +33,7 @@ type Ring struct {
 	participant bool        // I have taken part in the election going round
 	passed      map[ID]bool // candidates whose ELECTION I passed on (or sent) this round
 	elected     ID          // the leader whose ELECTED I passed on this round, 0 if none
-	suspect     map[ID]bool // successors that did not ACK this round; skipped
+	suspect     map[ID]bool // successors that did not ACK since this round began; skipped
 	pending     []hop       // ELECTION and ELECTED messages sent and not yet acknowledged, oldest first
 }
 
@@ -62,7 +62,7 @@ func ringInfo() *Info {
 		Name:    "ring",
 		Summary: "Chang and Roberts' ring election (1979): the highest id wins, messages go one way round",
 		Kinds:   []string{KindElection, KindElected, KindAck, KindHeartbeat},
-		Routine: []string{KindHeartbeat},
+		Routine: []string{KindHeartbeat, KindAck},
 		Params: []Param{paramHeartbeat, paramTimeout,
 			{Key: "answer-timeout", Kind: DurationParam, Default: "50ms",
 				Help: "wait this long for the successor's ACK before skipping it; must exceed 2× the max delay"},
@@ -202,7 +202,6 @@ func (r *Ring) onElected(env Env, x ID) {
 	env.CancelTimer(timerElection)
 	r.participant = false
 	r.elected = x
-	r.suspect = nil // the round is over
 	if x == r.id {
 		if env.Tracing() {
 			env.Note("ELECTED(%d) came back round: every node knows", x)
@@ -306,7 +305,8 @@ func (r *Ring) onAnswerTimeout(env Env) {
 
 // onHeartbeat: "a node that hears HEARTBEAT from a leader higher than its own follows it; a
 // leader that hears one from a higher leader steps down; from a lower one, answers with its own
-// HEARTBEAT." A HEARTBEAT from my leader renews my patience with it.
+// HEARTBEAT." A HEARTBEAT from my leader renews my patience with it. A candidate does not defer
+// to a leader lower than itself: its own election is running, and the highest id is to win it.
 func (r *Ring) onHeartbeat(env Env, k ID) {
 	switch {
 	case r.st.Status == Leader && k < r.id:
@@ -316,6 +316,10 @@ func (r *Ring) onHeartbeat(env Env, k ID) {
 		}
 	case r.st.Leader == k:
 		env.SetTimer(timerSuspect, r.cfg.timeout)
+	case r.st.Status == Candidate && k < r.id:
+		if env.Tracing() {
+			env.Note("HEARTBEAT from %d: ignored, I am higher and my election is running", k)
+		}
 	case r.st.Leader == 0 || k > r.st.Leader:
 		wasLeader := r.st.Status == Leader
 		env.CancelTimer(timerHeartbeat)

@@ -48,7 +48,7 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	for i, k := range sum.Kinds {
 		row("", fmt.Sprintf("%-*s %9d %10d %8d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i]))
 	}
-	row("elections", fmt.Sprintf("%d started · %d times a node became leader", sum.Elections, sum.LeaderChanges))
+	row("elections", fmt.Sprintf("%d started · a node became leader %s", sum.Elections, plural(sum.LeaderChanges, "time")))
 	first := "never"
 	if sum.FirstLeader >= 0 {
 		first = fmtDur(sum.FirstLeader)
@@ -94,4 +94,12 @@ func fmtDur(d time.Duration) string {
 	s := strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return s + "ms"
+}
+
+// plural writes "1 time" or "3 times".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -41,10 +41,19 @@ const (
 )
 
 func (t *timeline) header() {
+	if !t.all && len(t.info.Routine) > 0 {
+		fmt.Fprintln(t.w, t.p.dim(fmt.Sprintf("Routine steps (%s that change nothing) are hidden; --all shows every step.",
+			strings.Join(t.info.Routine, ", "))))
+		fmt.Fprintln(t.w)
+	}
 	head := pad("TIME ms", colTime, true) + " " + pad("STEP", colStep, true) + "  " +
 		pad("NODES", colWho, false) + pad("EVENT", colEvent, false) + "WHAT HAPPENED · WHY"
 	fmt.Fprintln(t.w, t.p.dim(head))
 }
+
+// foldAtLeast is the shortest run of routine steps worth a line of its own; shorter runs are
+// left out silently (the step numbers show the gap).
+const foldAtLeast = 3
 
 // step prints (or folds) one step.
 func (t *timeline) step(r sim.StepResult) {
@@ -104,19 +113,25 @@ func (t *timeline) addFold(r sim.StepResult) {
 	}
 }
 
-// flush prints the folded routine steps, if any.
+// flush prints the folded routine steps, if there are enough to be worth a line.
 func (t *timeline) flush() {
 	f := &t.fold
-	if f.steps == 0 {
+	if f.steps < foldAtLeast {
+		t.fold = fold{}
 		return
 	}
 	var parts []string
 	for _, k := range f.kinds {
-		s := fmt.Sprintf("%s %d sent, %d delivered", k, f.sent[k], f.delivered[k])
-		if f.dropped[k] > 0 {
-			s += fmt.Sprintf(", %d dropped", f.dropped[k])
+		var counts []string
+		for _, c := range []struct {
+			n    int
+			what string
+		}{{f.sent[k], "sent"}, {f.delivered[k], "delivered"}, {f.dropped[k], "dropped"}} {
+			if c.n > 0 {
+				counts = append(counts, fmt.Sprintf("%d %s", c.n, c.what))
+			}
 		}
-		parts = append(parts, s)
+		parts = append(parts, k+" "+strings.Join(counts, ", "))
 	}
 	span := ms(f.from)
 	if f.to != f.from {
@@ -126,7 +141,7 @@ func (t *timeline) flush() {
 	if f.steps > 1 {
 		steps = fmt.Sprintf("%d routine steps", f.steps)
 	}
-	fmt.Fprintln(t.w, t.p.dim(fmt.Sprintf("%s %s  … %s, %s ms: %s (--all shows them)",
+	fmt.Fprintln(t.w, t.p.dim(fmt.Sprintf("%s %s  … %s, %s ms: %s",
 		pad("", colTime, true), pad("", colStep, true), steps, span, strings.Join(parts, "; "))))
 	t.fold = fold{}
 }
