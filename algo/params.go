@@ -106,15 +106,16 @@ func (a *Info) ParseParam(key, text string) (Value, error) {
 
 // ParseValue parses text as a value of the given kind.
 func ParseValue(kind ParamKind, text string) (Value, error) {
-	// A timer of zero would fire again at the same virtual instant for ever: durations are positive.
+	// A timer of zero would fire again at the same virtual instant for ever, and a timer of a
+	// nanosecond would flood the run: durations are at least MinTimer.
 	switch kind {
 	case DurationParam:
 		d, err := ParseDuration(text)
 		if err != nil {
 			return Value{}, err
 		}
-		if d == 0 {
-			return Value{}, fmt.Errorf("expected a duration above 0, such as 50ms")
+		if d < MinTimer {
+			return Value{}, fmt.Errorf("%s is too short: expected at least 100us, such as 50ms", text)
 		}
 		return Value{Min: d, Max: d}, nil
 	case RangeParam:
@@ -122,8 +123,8 @@ func ParseValue(kind ParamKind, text string) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if lo == 0 {
-			return Value{}, fmt.Errorf("expected durations above 0, such as 150ms..300ms")
+		if lo < MinTimer {
+			return Value{}, fmt.Errorf("%s is too short: expected durations of at least 100us, such as 150ms..300ms", text)
 		}
 		return Value{Min: lo, Max: hi}, nil
 	case SwitchParam:
@@ -154,6 +155,9 @@ func FormatValue(kind ParamKind, v Value) string {
 	return "?"
 }
 
+// MinTimer is the shortest value a timing parameter may take.
+const MinTimer = 100 * time.Microsecond
+
 // MaxDuration is the longest virtual duration electsim reads: long enough for any lesson, short
 // enough that sums of durations never overflow.
 const MaxDuration = 1000 * time.Hour
@@ -165,8 +169,15 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, nil
 	}
 	bad := fmt.Errorf("expected a duration such as 250us, 40ms, 1.5s or 2m, got %q", s)
-	if s == "" || s[0] < '0' || s[0] > '9' {
+	switch {
+	case s == "":
 		return 0, bad
+	case s[0] == '.':
+		return 0, fmt.Errorf("expected a duration such as 250us, 40ms, 1.5s or 2m, got %q: write 0%s", s, s)
+	case s[0] < '0' || s[0] > '9':
+		return 0, bad
+	case strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0:
+		return 0, fmt.Errorf("expected a duration with a unit, such as %sms or %ss, got %q", s, s, s)
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
@@ -200,12 +211,16 @@ func ParseRange(s string) (lo, hi time.Duration, err error) {
 	return lo, hi, nil
 }
 
-// FormatDuration writes d in the largest unit that keeps it a whole number: "2s", "150ms",
-// "250us", "0". ParseDuration reads it back exactly.
+// FormatDuration writes d in the largest unit that keeps it a whole number: "2m", "2s",
+// "150ms", "250us", "0". ParseDuration reads it back exactly.
 func FormatDuration(d time.Duration) string {
 	switch {
 	case d == 0:
 		return "0"
+	case d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	case d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
 	case d%time.Second == 0:
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	case d%time.Millisecond == 0:

@@ -12,17 +12,22 @@ import (
 // round the ring; a node passes on only ids higher than its own, so every id but the highest is
 // swallowed somewhere, and the highest comes back to its owner, which is then elected.
 //
-// To survive crashes, every ELECTION and ELECTED hop is acknowledged: a node that hears no ACK
-// from its successor within answer-timeout suspects it and passes the message to the next node
-// round the ring instead. The leader sends HEARTBEAT to every node, as in Bully.
+// The paper assumes no failures. To survive them this node adds three things, none of which
+// changes what happens when nothing fails:
 //
-// Passing a message on after a lost ACK can duplicate it — the successor may have got it after
-// all — and an ELECTION whose candidate has crashed would go round for ever, since no node is
-// higher. So within a round a node passes each candidate on once and each ELECTED once; a copy
-// it has already passed on is swallowed. Without faults every node sees each message once, so
-// this changes nothing in the counts of the paper.
+//   - Every ELECTION and ELECTED hop is acknowledged. A node that hears no ACK from its
+//     successor within answer-timeout suspects it and passes the message to the next node
+//     round the ring instead.
+//   - Every election has a round number, carried in the message's Term. A node that hears of a
+//     newer round joins it, forgetting the old one; a message of an older round is stale:
+//     ELECTED is dropped, and ELECTION — someone asking for an election — starts a new round
+//     unless one is already under way. Without rounds, the leftovers of elections interrupted by
+//     crashes and partitions would keep restarting each other.
+//   - Within a round a node passes each candidate's ELECTION and each ELECTED on once: a lost
+//     ACK can make a message go round twice (the successor may have got it after all).
 //
-// The rules are those of DESIGN §3.2; each method quotes the rule it implements.
+// The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
+// each method quotes the rule it implements.
 type Ring struct {
 	id   ID
 	ring []ID // every node, in ring order
@@ -30,11 +35,13 @@ type Ring struct {
 	cfg  *ringConfig
 	st   State
 
-	participant bool        // I have taken part in the election going round
+	round       uint64      // the newest election round I know of
+	participant bool        // I have taken part in this round
 	passed      map[ID]bool // candidates whose ELECTION I passed on (or sent) this round
-	elected     ID          // the leader whose ELECTED I passed on this round, 0 if none
-	suspect     map[ID]bool // successors that did not ACK since this round began; skipped
-	pending     []hop       // ELECTION and ELECTED messages sent and not yet acknowledged, oldest first
+	announced   map[ID]bool // leaders whose ELECTED I passed on (or sent) this round
+	lapDone     bool        // my own ELECTED has come back round this round
+	suspect     map[ID]bool // successors that did not ACK this round; skipped
+	pending     []hop       // ELECTION and ELECTED sent and not yet acknowledged, oldest first
 }
 
 // hop is a message sent to the successor, waiting for its ACK.
@@ -44,7 +51,7 @@ type hop struct {
 	sentAt time.Duration
 }
 
-// The message kinds of Ring (HEARTBEAT is Bully's).
+// The message kinds of Ring (ELECTION and HEARTBEAT are Bully's too).
 const (
 	KindElected = "ELECTED"
 	KindAck     = "ACK"
@@ -103,7 +110,8 @@ func NewRing(id ID, c *Cluster) *Ring {
 
 var _ Node = (*Ring)(nil)
 
-// State reports the node's status, the leader it knows of (0 if none) and term 0.
+// State reports the node's status, the leader it knows of (0 if none) and term 0: rounds are
+// the node's own business.
 func (r *Ring) State() State { return r.st }
 
 // Start: "Boot / recover: initiate."
@@ -112,29 +120,45 @@ func (r *Ring) Start(env Env) { r.initiate(env, "booted") }
 // Elect: "`elect`: initiate."
 func (r *Ring) Elect(env Env) { r.initiate(env, "asked to elect") }
 
-// initiate: "participant = true, status Candidate, send ELECTION(me) to the successor."
+// initiate: "participant = true, status Candidate, send ELECTION(me) to the successor" — in a
+// new round.
 func (r *Ring) initiate(env Env, why string) {
 	env.CancelTimer(timerSuspect)
 	env.CancelTimer(timerHeartbeat)
 	r.st = State{Status: Candidate}
-	r.newRound()
+	r.enter(r.round + 1)
+	r.participant = true
 	r.passed[r.id] = true
-	to := r.pass(env, Message{Kind: KindElection, Value: r.id})
+	to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
 	env.SetTimer(timerElection, r.cfg.election)
 	if env.Tracing() {
-		env.Note("%s: I start an election — ELECTION(%d) to my successor %d", why, r.id, to)
+		env.Note("%s: I start election round %d — ELECTION(%d) to my successor %d", why, r.round, r.id, to)
 	}
 }
 
-// Receive handles ELECTION, ELECTED, ACK and HEARTBEAT.
+// enter makes round the current one, forgetting everything about the rounds before it.
+func (r *Ring) enter(round uint64) {
+	r.round = round
+	r.participant = false
+	r.lapDone = false
+	if r.passed == nil {
+		r.passed, r.announced = map[ID]bool{}, map[ID]bool{}
+	}
+	clear(r.passed)
+	clear(r.announced)
+	r.suspect = nil
+}
+
+// Receive handles ELECTION, ELECTED, ACK and HEARTBEAT. Every ELECTION and ELECTED is
+// acknowledged first.
 func (r *Ring) Receive(env Env, m Message) {
 	switch m.Kind {
 	case KindElection:
-		env.Send(m.From, Message{Kind: KindAck, Value: m.Value})
-		r.onElection(env, m.Value)
+		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
+		r.onElection(env, m.Value, m.Term)
 	case KindElected:
-		env.Send(m.From, Message{Kind: KindAck, Value: m.Value})
-		r.onElected(env, m.Value)
+		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
+		r.onElected(env, m.Value, m.Term)
 	case KindAck:
 		r.onAck(env, m.From)
 	case KindHeartbeat:
@@ -145,87 +169,106 @@ func (r *Ring) Receive(env Env, m Message) {
 // onElection: "x > me: forward ELECTION(x), participant = true. x < me: if not a participant,
 // send ELECTION(me) and participant = true; else swallow it. x = me: I am elected: status
 // Leader, participant = false, send ELECTED(me)."
-func (r *Ring) onElection(env Env, x ID) {
-	wasParticipant := r.participant
-	if !r.participant && x != r.id {
-		r.newRound() // someone started an election I had no part in yet
+func (r *Ring) onElection(env Env, x ID, round uint64) {
+	why := ""
+	switch {
+	case round > r.round:
+		r.enter(round)
+	case round < r.round && r.participant:
+		if env.Tracing() {
+			env.Note("ELECTION(%d) of round %d, older than round %d, which is under way: swallowed", x, round, r.round)
+		}
+		return
+	case round < r.round:
+		// Someone is asking for an election with old news: hold a new round for it.
+		r.enter(r.round + 1)
+		why = fmt.Sprintf("ELECTION(%d) of old round %d and no election under way, so round %d begins: ", x, round, r.round)
 	}
+	wasParticipant := r.participant
 	switch {
 	case x > r.id && r.passed[x]:
 		if env.Tracing() {
-			env.Note("ELECTION(%d) again this round: a copy I already passed on, swallowed", x)
+			env.Note("%sELECTION(%d) again this round: a copy I already passed on, swallowed", why, x)
 		}
 	case x > r.id:
+		r.participant = true
 		r.passed[x] = true
-		to := r.pass(env, Message{Kind: KindElection, Value: x})
+		to := r.pass(env, Message{Kind: KindElection, Value: x, Term: r.round})
 		env.SetTimer(timerElection, r.cfg.election)
 		if env.Tracing() {
-			env.Note("ELECTION(%d) > me (%d): passed on to %d", x, r.id, to)
+			env.Note("%sELECTION(%d) > me (%d): passed on to %d", why, x, r.id, to)
 		}
 	case x < r.id && !wasParticipant:
+		r.participant = true
 		r.passed[r.id] = true
-		to := r.pass(env, Message{Kind: KindElection, Value: r.id})
+		to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
 		env.SetTimer(timerElection, r.cfg.election)
 		if env.Tracing() {
-			env.Note("ELECTION(%d) < me (%d), and I had not taken part: ELECTION(%d) to %d instead", x, r.id, r.id, to)
+			env.Note("%sELECTION(%d) < me (%d), and I had not taken part: ELECTION(%d) to %d instead", why, x, r.id, r.id, to)
 		}
 	case x < r.id:
 		if env.Tracing() {
-			env.Note("ELECTION(%d) < me (%d), already a participant: swallowed", x, r.id)
+			env.Note("%sELECTION(%d) < me (%d), already a participant: swallowed", why, x, r.id)
 		}
-	case !r.participant:
+	case r.announced[r.id]:
 		if env.Tracing() {
-			env.Note("ELECTION(%d) came round again after the round ended: ignored", x)
+			env.Note("%smy ELECTION(%d) came round again, but I was elected this round already: swallowed", why, x)
 		}
 	default:
 		env.CancelTimer(timerElection)
 		env.CancelTimer(timerSuspect)
 		r.participant = false
+		r.announced[r.id] = true
 		r.st = State{Status: Leader, Leader: r.id}
-		to := r.pass(env, Message{Kind: KindElected, Value: r.id})
+		to := r.pass(env, Message{Kind: KindElected, Value: r.id, Term: r.round})
 		env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
 		if env.Tracing() {
-			env.Note("my ELECTION(%d) came all the way round: I am elected — ELECTED(%d) to %d", r.id, r.id, to)
+			env.Note("%smy ELECTION(%d) came all the way round: I am elected — ELECTED(%d) to %d", why, r.id, r.id, to)
 		}
 	}
 }
 
 // onElected: "participant = false, leader = x, status Follower (unless x = me); forward it
-// unless x = me (the round ends back at the leader: n ELECTED messages)."
-func (r *Ring) onElected(env Env, x ID) {
-	if r.elected == x && !r.participant {
+// unless x = me (the round ends back at the leader: n ELECTED messages)." A leader that hears
+// a lower node announced swallows it: the higher id is to win, and HEARTBEAT settles it.
+func (r *Ring) onElected(env Env, x ID, round uint64) {
+	switch {
+	case round > r.round:
+		r.enter(round)
+	case round < r.round:
 		if env.Tracing() {
-			env.Note("ELECTED(%d) again: a copy I already passed on, swallowed", x)
+			env.Note("ELECTED(%d) of round %d, older than round %d: stale, dropped", x, round, r.round)
 		}
 		return
 	}
-	env.CancelTimer(timerElection)
-	r.participant = false
-	r.elected = x
-	if x == r.id {
+	switch {
+	case x == r.id && r.announced[x] && !r.lapDone:
+		r.lapDone = true
 		if env.Tracing() {
 			env.Note("ELECTED(%d) came back round: every node knows", x)
 		}
 		return
+	case r.announced[x] || x == r.id:
+		if env.Tracing() {
+			env.Note("ELECTED(%d) again this round: a copy I already passed on, swallowed", x)
+		}
+		return
+	case r.st.Status == Leader && x < r.id:
+		if env.Tracing() {
+			env.Note("ELECTED(%d), but I lead and I am higher: swallowed", x)
+		}
+		return
 	}
+	env.CancelTimer(timerElection)
 	env.CancelTimer(timerHeartbeat)
 	env.SetTimer(timerSuspect, r.cfg.timeout)
+	r.participant = false
+	r.announced[x] = true
 	r.st = State{Status: Follower, Leader: x}
-	to := r.pass(env, Message{Kind: KindElected, Value: x})
+	to := r.pass(env, Message{Kind: KindElected, Value: x, Term: r.round})
 	if env.Tracing() {
 		env.Note("ELECTED(%d): %d leads; passed on to %d", x, x, to)
 	}
-}
-
-// newRound forgets the last round: what was passed on, and which successors were suspected.
-func (r *Ring) newRound() {
-	r.participant = true
-	if r.passed == nil {
-		r.passed = map[ID]bool{}
-	}
-	clear(r.passed)
-	r.elected = 0
-	r.suspect = nil
 }
 
 // pass sends m to the successor — the next node round the ring that is not suspected — and
@@ -273,7 +316,7 @@ func (r *Ring) armAnswer(env Env) {
 }
 
 // onAnswerTimeout: "No ACK within answer-timeout ⇒ mark the successor suspect and resend to the
-// next one round the ring."
+// next one round the ring." Messages of rounds that are over are not sent again.
 func (r *Ring) onAnswerTimeout(env Env) {
 	if len(r.pending) == 0 {
 		return
@@ -286,16 +329,17 @@ func (r *Ring) onAnswerTimeout(env Env) {
 	var resend []Message
 	kept := r.pending[:0]
 	for _, h := range r.pending {
-		if h.to == dead {
-			resend = append(resend, h.m)
-		} else {
+		switch {
+		case h.to != dead:
 			kept = append(kept, h)
+		case h.m.Term == r.round:
+			resend = append(resend, h.m)
 		}
 	}
 	r.pending = kept
-	var to ID
+	to := r.successor()
 	for _, m := range resend {
-		to = r.pass(env, m)
+		r.pass(env, m)
 	}
 	r.armAnswer(env)
 	if env.Tracing() {

@@ -117,7 +117,7 @@ func TestParseAt(t *testing.T) {
 	for text, want := range map[string]string{
 		"crash 5":    `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "crash"`,
 		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break) at the end of the line",
-		"10 crash 5": `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "10"`,
+		"10 crash 5": `column 1: expected a duration with a unit, such as 10ms or 10s, got "10"`,
 	} {
 		if _, err := ParseAt(text, five); err == nil || err.Error() != want {
 			t.Errorf("ParseAt(%q) = %v, want %q", text, err, want)

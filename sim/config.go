@@ -50,6 +50,13 @@ type Config struct {
 	RunFor    time.Duration // virtual time to simulate; events after it do not run
 	Engine    Engine
 	Trace     bool // record trace records and notes (Step returns them)
+
+	// Guards against runs that cannot finish: the engine ends a run early, saying why in
+	// Summary.Halted, when more than StallSteps steps run at one virtual instant (an algorithm
+	// in a loop that never lets time pass), or when more than MaxScheduled events are scheduled
+	// at once (Bully among many thousands of nodes). Zero means the default.
+	StallSteps   int
+	MaxScheduled int
 }
 
 // DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of DESIGN §2.
@@ -98,11 +105,17 @@ func (c *Config) Cluster() (*algo.Cluster, error) {
 	return algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
 }
 
-// Warnings lists the algorithm's timing assumptions that c breaks.
+// Warnings lists the algorithm's timing assumptions that c breaks, with the largest delay
+// the network has at any time of the run — at the start, or set by a delay action.
 func (c *Config) Warnings() []string {
 	cl, err := c.Cluster()
 	if err != nil || c.Algorithm.Warnings == nil {
 		return nil
+	}
+	for _, a := range c.Actions {
+		if a.Op == SetDelay {
+			cl.MaxDelay = max(cl.MaxDelay, a.Delay.Max)
+		}
 	}
 	return c.Algorithm.Warnings(cl)
 }

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -287,14 +288,29 @@ func TestNoOpFaultsSayWhy(t *testing.T) {
 
 // A run whose virtual time stops passing ends, and says so, instead of hanging.
 func TestStalledRunEnds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs five million steps")
-	}
 	cfg := sim.DefaultConfig(looperInfo(), 2)
 	cfg.Network.Delay = fixedDelay(0)
 	cfg.Engine = sim.Inline
+	cfg.StallSteps = 10_000
 	sum := run(t, cfg)
-	if !sum.Stalled || sum.End != 0 || sum.Steps != sim.StallSteps+1 {
-		t.Errorf("stalled %v at %v after %d steps (StallSteps %d)", sum.Stalled, sum.End, sum.Steps, sim.StallSteps)
+	if !strings.Contains(sum.Halted, "10000 steps went by without virtual time passing") || sum.End != 0 || sum.Steps != 10_001 {
+		t.Errorf("halted %q at %v after %d steps", sum.Halted, sum.End, sum.Steps)
+	}
+	cfg.StallSteps = 0 // the default, for a run that is not stuck
+	cfg.Algorithm = lookup(t, "bully")
+	if sum := run(t, cfg); sum.Halted != "" || sum.End != cfg.RunFor {
+		t.Errorf("a healthy run halted: %q at %v", sum.Halted, sum.End)
+	}
+}
+
+// A run that would schedule more events than memory holds ends early and says why, instead of
+// running out of memory: Bully among 500 nodes puts 124,750 ELECTIONs in flight at once.
+func TestOverfullRunEnds(t *testing.T) {
+	cfg := fixed(t, "bully", 500, 5*ms, sim.Inline)
+	cfg.RunFor = 100 * ms
+	cfg.MaxScheduled = 100_000
+	sum := run(t, cfg)
+	if !strings.Contains(sum.Halted, "more than 100000 events") || sum.End != 0 {
+		t.Errorf("halted %q at %v", sum.Halted, sum.End)
 	}
 }

@@ -30,7 +30,9 @@ func (v Violation) String() string {
 	if v.To != v.From {
 		s += "–" + fmtMS(v.To)
 	}
-	s += ": nodes " + joinIDs(v.Nodes, " ")
+	if len(v.Nodes) > 0 {
+		s += ": nodes " + joinIDs(v.Nodes, " ")
+	}
 	if v.Detail != "" {
 		s += " (" + v.Detail + ")"
 	}

@@ -26,8 +26,8 @@ type Sim struct {
 	steps   int
 	done    bool
 	tracing bool
-	instant int // steps in a row at the virtual time now; see StallSteps
-	stalled bool
+	instant int    // steps in a row at the virtual time now; see StallSteps
+	halted  string // why the run ended before its end time, if it did
 
 	records []Record // the current step's
 	notes   []string // notes of the node call in progress
@@ -96,6 +96,12 @@ const (
 func New(cfg Config) (*Sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.StallSteps <= 0 {
+		cfg.StallSteps = DefaultStallSteps
+	}
+	if cfg.MaxScheduled <= 0 {
+		cfg.MaxScheduled = DefaultMaxScheduled
 	}
 	cluster, err := cfg.Cluster()
 	if err != nil {
@@ -191,6 +197,11 @@ func (s *Sim) Step() (StepResult, bool) {
 			s.finish()
 			return StepResult{}, false
 		}
+		if s.q.len() > s.cfg.MaxScheduled {
+			s.halted = fmt.Sprintf("more than %d events were scheduled at once, more than a run may hold in memory; try fewer nodes", s.cfg.MaxScheduled)
+			s.finish()
+			return StepResult{}, false
+		}
 		at, idx, ord := s.q.pop()
 		e := s.q.slab[idx]
 		n := &s.nodes[e.node]
@@ -227,8 +238,8 @@ func (s *Sim) Step() (StepResult, bool) {
 		}
 		if at == s.now && s.steps > 0 {
 			s.instant++
-			if s.instant > StallSteps {
-				s.stalled = true
+			if s.instant > s.cfg.StallSteps {
+				s.halted = fmt.Sprintf("%d steps went by without virtual time passing: the algorithm is in a loop", s.cfg.StallSteps)
 				s.finish()
 				return StepResult{}, false
 			}
@@ -281,9 +292,11 @@ func (s *Sim) Run() Summary {
 	return s.Summary()
 }
 
-// StallSteps is how many steps may run at one virtual instant before the engine decides the
-// algorithm is in a loop that never lets time pass, and ends the run (see Summary.Stalled).
-const StallSteps = 5_000_000
+// The default guards against runs that cannot finish (Config.StallSteps, Config.MaxScheduled).
+const (
+	DefaultStallSteps   = 5_000_000
+	DefaultMaxScheduled = 20_000_000 // about 1.5 GB of queue
+)
 
 // finish ends the run at its end time — or where it stalled — and stops the goroutines.
 func (s *Sim) finish() {
@@ -291,7 +304,7 @@ func (s *Sim) finish() {
 		return
 	}
 	s.done = true
-	if !s.stalled {
+	if s.halted == "" {
 		s.now = s.cfg.RunFor
 	}
 	s.Close()

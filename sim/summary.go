@@ -110,9 +110,9 @@ type Summary struct {
 	Violations []Violation
 	Properties []Property
 
-	// Stalled reports that the run ended early, at End, because virtual time stopped passing:
-	// more than StallSteps steps ran at one instant — an algorithm in a loop.
-	Stalled bool
+	// Halted says why the run ended early, at End, instead of running to its end time: see
+	// Config.StallSteps and Config.MaxScheduled. It is empty for a run that ran its course.
+	Halted string
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -129,7 +129,7 @@ func (s *Sim) Summary() Summary {
 		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
-		Stalled: s.stalled,
+		Halted: s.halted,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom

@@ -4,51 +4,130 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
 )
 
-// atomicFile is a file written whole or not at all: it is written to a temporary file beside
-// its destination and renamed into place by Commit. Abort (or a failed Commit) removes it.
-type atomicFile struct {
+// outFile is a file electsim writes for the user. A regular file (or a new one) is written
+// whole or not at all: to a temporary file beside it, renamed into place by Commit. A symbolic
+// link is followed, so the file it points to is replaced and the link stays. Anything else that
+// already exists at the path — /dev/null, a terminal, a named pipe — is written to directly,
+// since it cannot be replaced and need not be.
+type outFile struct {
 	*os.File
-	dest string
+	dest string // the file Commit renames to; "" when writing in place
+	temp *tempFiles
 }
 
-// createAtomic opens a temporary file for dest; flag names the flag that asked for it, for the
-// error message.
-func createAtomic(flag, dest string) (*atomicFile, error) {
-	dir := filepath.Dir(dest)
-	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
-		return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
+// tempFiles remembers the temporary files in progress, so that an interrupt removes them.
+type tempFiles struct {
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+func (t *tempFiles) add(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names == nil {
+		t.names = map[string]bool{}
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.tmp")
+	t.names[name] = true
+}
+
+func (t *tempFiles) remove(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.names, name)
+	os.Remove(name)
+}
+
+// removeAll removes every temporary file still in progress.
+func (t *tempFiles) removeAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for name := range t.names {
+		os.Remove(name)
+	}
+	t.names = nil
+}
+
+// onInterrupt removes the temporary files and exits 130 when the user presses ctrl+c (or the
+// process is told to terminate). The returned function stops watching.
+func (t *tempFiles) onInterrupt() (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			t.removeAll()
+			fmt.Fprintln(os.Stderr, "electsim: interrupted; no partial file was left")
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
+}
+
+// createOut opens dest for writing; flag names the flag that asked for it, for the error.
+func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
+	if dest == "" {
+		return nil, usagef("%s needs a file name (or - for stdout)", flag)
+	}
+	target := dest
+	if resolved, err := filepath.EvalSymlinks(dest); err == nil {
+		target = resolved
+	}
+	if fi, err := os.Stat(target); err == nil {
+		if fi.IsDir() {
+			return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
+		}
+		if !fi.Mode().IsRegular() {
+			f, err := os.OpenFile(target, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
+			}
+			return &outFile{File: f}, nil
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
 		return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
 	}
-	return &atomicFile{File: f, dest: dest}, nil
+	temp.add(f.Name())
+	return &outFile{File: f, dest: target, temp: temp}, nil
 }
 
-// Commit closes the file and moves it into place.
-func (a *atomicFile) Commit() error {
-	if err := a.Close(); err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("writing %s: %v", a.dest, err)
+// Commit closes the file and, for a regular file, moves it into place.
+func (o *outFile) Commit() error {
+	err := o.Close()
+	if o.dest == "" {
+		return err
 	}
-	if err := os.Chmod(a.Name(), 0o644); err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("writing %s: %v", a.dest, err)
+	defer o.temp.remove(o.Name())
+	if err == nil {
+		err = os.Chmod(o.Name(), 0o644)
 	}
-	if err := os.Rename(a.Name(), a.dest); err != nil {
-		os.Remove(a.Name())
-		return fmt.Errorf("writing %s: %v", a.dest, err)
+	if err == nil {
+		err = os.Rename(o.Name(), o.dest)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %v", o.dest, err)
 	}
 	return nil
 }
 
-// Abort discards the file.
-func (a *atomicFile) Abort() {
-	a.Close()
-	os.Remove(a.Name())
+// Abort discards what was written to a temporary file; it is a no-op after Commit.
+func (o *outFile) Abort() {
+	o.Close()
+	if o.dest != "" {
+		o.temp.remove(o.Name())
+	}
 }
 
 // unwrapPath drops the temporary file's name from a *PathError.
@@ -59,4 +138,4 @@ func unwrapPath(err error) error {
 	return err
 }
 
-var _ io.Writer = (*atomicFile)(nil)
+var _ io.Writer = (*outFile)(nil)

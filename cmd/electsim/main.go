@@ -39,11 +39,11 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags]", "run an election headless: a timeline and a summary, or --json", runCommand},
-		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI", notBuilt("tui", "the terminal UI")},
-		{"check", "[flags] --faults LIST", "property checker: random fault schedules, shrunk counterexamples", notBuilt("check", "the property checker")},
-		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed", notBuilt("bench", "bench")},
-		{"scenarios", "", "list the bundled scenarios", notBuilt("scenarios", "the scenario library")},
-		{"algorithms", "", "list the algorithms with their kinds and parameters", notBuilt("algorithms", "the algorithm list")},
+		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI (not built yet)", notBuilt("tui", "the terminal UI")},
+		{"check", "[flags] --faults LIST", "property checker (not built yet)", notBuilt("check", "the property checker")},
+		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed (not built yet)", notBuilt("bench", "bench")},
+		{"scenarios", "", "list the bundled scenarios (not built yet)", notBuilt("scenarios", "the scenario library")},
+		{"algorithms", "", "list the algorithms with their kinds and parameters (not built yet)", notBuilt("algorithms", "the algorithm list")},
 	}
 }
 
@@ -54,7 +54,7 @@ func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error
 			if a == "-h" || a == "--help" {
 				for _, c := range commands() {
 					if c.name == name {
-						fmt.Fprintf(stdout, "Usage: electsim %s %s\n\n%s — not built yet; `electsim run` is.\n", c.name, c.args, c.summary)
+						fmt.Fprintf(stdout, "Usage: electsim %s %s\n\n%s; `electsim run` is built.\n", c.name, c.args, c.summary)
 					}
 				}
 				return nil
@@ -68,6 +68,9 @@ func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error
 func electsim(args []string, stdout, stderr io.Writer, getenv env) int {
 	name := "electsim"
 	var err error
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // electsim help run = electsim run -h
+	}
 	switch {
 	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
 		topUsage(stdout)
@@ -128,6 +131,7 @@ Usage:
 		fmt.Fprintf(w, "  electsim %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
 	}
 	fmt.Fprintln(w, `
-Every command takes -h for its flags. Exit codes: 0 success, 1 an expectation failed or a
-violation was found, 2 bad usage or a bad scenario.`)
+Every command takes -h for its flags (or: electsim help run). Exit codes: 0 success; 1 a
+scenario's expectation failed, or the checker found a violation; 2 bad usage or a bad scenario.
+A run that shows a violation still exits 0: the violation is the lesson, not an error.`)
 }

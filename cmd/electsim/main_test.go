@@ -55,18 +55,25 @@ func TestBadInput(t *testing.T) {
 		want string // the whole line on stderr
 	}{
 		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of bully, ring, lowest-id)`},
-		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
-		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
+		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
+		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
 		{[]string{"run", "--ids", "3,-1"}, `electsim run: --ids 3,-1: expected positive whole numbers, got "-1"`},
 		{[]string{"run", "--nodes", "3", "--ids", "1,2,3"}, "electsim run: --nodes and --ids both given: --ids alone names the nodes and their ring order"},
 		{[]string{"run", "--set", "quorum=3"}, `electsim run: --set quorum=3: bully has no parameter "quorum" (its parameters are heartbeat, timeout, answer-timeout, coordinator-timeout)`},
 		{[]string{"run", "--set", "timeout"}, "electsim run: --set timeout: expected key=value, e.g. --set timeout=200ms"},
-		{[]string{"run", "--set", "heartbeat=0"}, "electsim run: --set heartbeat=0: heartbeat: expected a duration above 0, such as 50ms"},
+		{[]string{"run", "--set", "heartbeat=0"}, "electsim run: --set heartbeat=0: heartbeat: 0 is too short: expected at least 100us, such as 50ms"},
 		{[]string{"run", "--set", "timeout=soon"}, `electsim run: --set timeout=soon: timeout: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
 		{[]string{"run", "--delay", "fast"}, `electsim run: --delay fast: expected a duration such as 250us, 40ms, 1.5s or 2m, got "fast"`},
 		{[]string{"run", "--delay", "20ms..5ms"}, `electsim run: --delay 20ms..5ms: range "20ms..5ms" runs backwards: write the smaller duration first`},
-		{[]string{"run", "--run", "-2s"}, "electsim run: --run -2s: expected a positive duration such as 2s or 500ms"},
+		{[]string{"run", "--run", "-2s"}, `electsim run: --run -2s: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-2s"`},
+		{[]string{"run", "--run", "10000h"}, "electsim run: --run 10000h: 10000h is too long: durations go up to 1000h"},
+		{[]string{"run", "--run", ".5s"}, `electsim run: --run .5s: expected a duration such as 250us, 40ms, 1.5s or 2m, got ".5s": write 0.5s`},
+		{[]string{"run", "--run", "5"}, `electsim run: --run 5: expected a duration with a unit, such as 5ms or 5s, got "5"`},
+		{[]string{"run", "--no-color=yes"}, `electsim run: invalid argument "yes" for "--no-color" flag: expected true or false, or just --no-color (see -h)`},
+		{[]string{"run", "--trace", ""}, "electsim run: --trace needs a file name (or - for stdout)"},
+		{[]string{"run", "--trace", "-", "--json"}, "electsim run: --trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl"},
+		{[]string{"--nodes", "3"}, "electsim: the default demo's action 'at 1s crash 5' names node 5, which the nodes you chose (1..3) leave out; configure a run of your own with electsim run"},
 		{[]string{"run", "--run", "0"}, "electsim run: --run 0: expected a positive duration such as 2s or 500ms"},
 		{[]string{"run", "--drop", "150%"}, "electsim run: --drop 150%: expected a percentage from 0% to 100%, e.g. 5%"},
 		{[]string{"run", "--seed", "-1"}, "electsim run: --seed -1: expected a whole number from 0 to 18446744073709551615"},
@@ -81,7 +88,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--nodes"}, "electsim run: flag needs an argument: --nodes (see -h)"},
 		{[]string{"run", "scenario.scn"}, `electsim run: unexpected argument "scenario.scn": scenario files are not built yet; configure the run with flags (see -h)`},
 		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, scenarios, algorithms; see electsim -h)`},
-		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 1000000, e.g. --nodes 5"},
+		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
 		{[]string{"tui"}, "electsim tui: the terminal UI is not built yet; `electsim run` is"},
 		{[]string{"check"}, "electsim check: the property checker is not built yet; `electsim run` is"},
@@ -103,7 +110,7 @@ func TestBadInput(t *testing.T) {
 // -h works on every command and exits 0.
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"run", "-h"}, {"run", "--help"}, {"-h", "run"},
-		{"tui", "-h"}, {"check", "--help"}, {"bench", "-h"}, {"scenarios", "-h"}, {"algorithms", "-h"}} {
+		{"tui", "-h"}, {"check", "--help"}, {"bench", "-h"}, {"scenarios", "-h"}, {"algorithms", "-h"}, {"help", "run"}} {
 		code, out, errOut := call(args...)
 		if code != 0 || errOut != "" || !strings.Contains(out, "Usage:") {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q", args, code, errOut, out)

@@ -13,47 +13,41 @@ import (
 
 // report prints the human summary of a finished run.
 func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.heading(fmt.Sprintf("Summary — %s, %d nodes, %s of virtual time, %d steps",
-		sum.Algorithm, len(sum.IDs), fmtDur(sum.End), sum.Steps)))
+	fmt.Fprintln(w, p.heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
+		sum.Algorithm, plural(len(sum.IDs), "node"), fmtDur(sum.End), plural(sum.Steps, "step"))))
 	row := func(label, text string) { fmt.Fprintf(w, "  %-12s %s\n", label, text) }
 
-	if sum.Leader != 0 {
+	live := 0
+	for _, n := range sum.Nodes {
+		if n.Status != sim.Crashed {
+			live++
+		}
+	}
+	switch {
+	case sum.Leader != 0:
 		row("leader", p.status(sim.Leader, "★ "+id(sum.Leader))+" — every live node names it")
-	} else {
+	case live == 0:
+		row("leader", p.red("none")+" — every node is crashed")
+	default:
 		row("leader", p.red("none agreed")+" — the live nodes do not all name one live leader")
 	}
-	var nodes []string
-	for _, n := range sum.Nodes {
-		s := id(n.ID) + " " + n.Status.String()
-		if n.Status != sim.Crashed && n.Status != sim.Leader {
-			if n.Leader != 0 {
-				s += "→" + id(n.Leader)
-			} else {
-				s += "→?"
-			}
-		}
-		if n.Term != 0 {
-			s += fmt.Sprintf(" t%d", n.Term)
-		}
-		nodes = append(nodes, p.status(n.Status, s))
-	}
-	row("nodes", strings.Join(nodes, "  "))
+	row("nodes", nodesLine(p, sum.Nodes))
 
 	width := len("kind")
 	for _, k := range sum.Kinds {
 		width = max(width, len(k))
 	}
-	row("messages", p.dim(fmt.Sprintf("%-*s %9s %10s %8s", width, "kind", "sent", "delivered", "dropped")))
+	row("messages", p.dim(fmt.Sprintf("%-*s %9s %10s %8s %10s", width, "kind", "sent", "delivered", "dropped", "in flight")))
 	for i, k := range sum.Kinds {
-		row("", fmt.Sprintf("%-*s %9d %10d %8d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i]))
+		inFlight := sum.Sent[i] - sum.Delivered[i] - sum.Dropped[i]
+		row("", fmt.Sprintf("%-*s %9d %10d %8d %10d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i], inFlight))
 	}
 	row("elections", fmt.Sprintf("%d started · a node became leader %s", sum.Elections, plural(sum.LeaderChanges, "time")))
-	first := "never"
+	first := "no leader was ever agreed by every live node"
 	if sum.FirstLeader >= 0 {
-		first = fmtDur(sum.FirstLeader)
+		first = "first agreed leader at " + fmtDur(sum.FirstLeader)
 	}
-	row("timing", fmt.Sprintf("first agreed leader at %s · leaderless %s · split brain %s",
+	row("timing", fmt.Sprintf("%s · no agreed leader for %s in all · two or more leaders for %s",
 		first, fmtDur(sum.Leaderless), fmtDur(sum.SplitBrain)))
 	if len(sum.Recoveries) > 0 {
 		var r []string
@@ -81,6 +75,53 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 		}
 		row(label, p.red(v.String()))
 	}
+}
+
+// nodesLine lists every node's status and leader — or, for a big cluster, how many nodes are
+// in each state.
+func nodesLine(p palette, nodes []sim.NodeView) string {
+	describe := func(n sim.NodeView) string {
+		s := n.Status.String()
+		switch n.Status {
+		case sim.Crashed, sim.Leader:
+		default:
+			if n.Leader != 0 {
+				s += "→" + id(n.Leader)
+			} else {
+				s += "→?"
+			}
+		}
+		if n.Term != 0 {
+			s += fmt.Sprintf(" t%d", n.Term)
+		}
+		return s
+	}
+	if len(nodes) <= 16 {
+		var parts []string
+		for _, n := range nodes {
+			parts = append(parts, p.status(n.Status, id(n.ID)+" "+describe(n)))
+		}
+		return strings.Join(parts, "  ")
+	}
+	count := map[string]int{}
+	var order []string
+	status := map[string]sim.Status{}
+	for _, n := range nodes {
+		d := describe(n)
+		if n.Status == sim.Leader {
+			d = "leader " + id(n.ID)
+		}
+		if count[d] == 0 {
+			order = append(order, d)
+			status[d] = n.Status
+		}
+		count[d]++
+	}
+	var parts []string
+	for _, d := range order {
+		parts = append(parts, p.status(status[d], fmt.Sprintf("%d× %s", count[d], d)))
+	}
+	return strings.Join(parts, "  ")
 }
 
 // fmtDur writes a virtual duration in milliseconds, or seconds from 10s up: "61.2ms", "2s".

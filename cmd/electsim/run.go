@@ -17,10 +17,10 @@ type outputFlags struct {
 }
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.json, "json", false, "print the summary as one JSON object on stdout, and no timeline")
-	fs.StringVar(&o.trace, "trace", "", "write every trace record to FILE as JSON Lines ('-' for stdout)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the summary, no timeline")
-	fs.BoolVar(&o.all, "all", false, "show every step in the timeline, routine heartbeats included")
+	boolVar(fs, &o.json, "json", "", "print the summary as one JSON object on stdout, and no timeline")
+	fs.StringVar(&o.trace, "trace", "", "write every trace record to FILE as JSON Lines ('-': to stdout, alone)")
+	boolVar(fs, &o.quiet, "quiet", "q", "print only the summary, no timeline")
+	boolVar(fs, &o.all, "all", "", "show every step in the timeline, routine heartbeats included")
 }
 
 func newFlagSet(name string) *pflag.FlagSet {
@@ -86,13 +86,19 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	cfg.Trace = showTimeline || of.trace != ""
 
 	var trace *export.JSONL
-	var traceFile *atomicFile
-	switch of.trace {
-	case "":
-	case "-":
+	var traceFile *outFile
+	switch {
+	case !fs.Changed("trace"):
+	case of.trace == "-":
+		if of.json {
+			return usagef("--trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl")
+		}
 		trace = export.NewJSONL(stdout)
 	default:
-		if traceFile, err = createAtomic("--trace", of.trace); err != nil {
+		temp := &tempFiles{}
+		stop := temp.onInterrupt()
+		defer stop()
+		if traceFile, err = createOut("--trace", of.trace, temp); err != nil {
 			return err
 		}
 		defer traceFile.Abort() // a no-op once committed
@@ -128,9 +134,8 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	}
 	tl.flush()
 	sum := s.Summary()
-	if sum.Stalled {
-		fmt.Fprintf(stderr, "electsim: warning: the run stopped at %s: %d steps went by without virtual time passing — the algorithm is in a loop\n",
-			fmtDur(sum.End), sim.StallSteps)
+	if sum.Halted != "" {
+		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), sum.Halted)
 	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {
@@ -148,6 +153,9 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	case of.trace == "-":
 		// stdout carries the trace alone
 	default:
+		if showTimeline {
+			fmt.Fprintln(stdout)
+		}
 		report(stdout, p, cfg, sum)
 	}
 	return nil

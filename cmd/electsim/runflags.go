@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +15,9 @@ import (
 	"electsim/sim"
 )
 
-// maxNodes bounds --nodes and --ids: enough for the 100,000-node benchmarks, with room.
-const maxNodes = 1_000_000
+// maxNodes bounds --nodes and --ids: enough for the 100,000-node benchmarks, with room, and
+// within what a goroutine per node fits in memory.
+const maxNodes = 200_000
 
 // runFlags are the flags that configure a run (DESIGN §6). Each overrides the scenario's own
 // setting only when given.
@@ -37,8 +39,37 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.runFor, "run", "", "virtual time to simulate (default 5s)")
 	fs.StringVar(&f.engine, "engine", "", "goroutine (a goroutine per node) or inline (default goroutine)")
 	fs.StringArrayVar(&f.ats, "at", nil, "an action at a time, e.g. --at '1s crash 5' --at '2s partition 1 2 | 3 4 5' (repeatable)")
-	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set)")
+	boolVar(fs, &f.noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
 }
+
+// boolVar defines a boolean flag whose error, for --flag=maybe, says what it takes.
+func boolVar(fs *pflag.FlagSet, p *bool, name, short, usage string) {
+	fs.VarPF(&boolFlag{p: p, name: name}, name, short, usage).NoOptDefVal = "true"
+}
+
+type boolFlag struct {
+	p    *bool
+	name string
+}
+
+func (b *boolFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("expected true or false, or just --%s", b.name)
+	}
+	*b.p = v
+	return nil
+}
+
+func (b *boolFlag) String() string {
+	if b.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*b.p)
+}
+
+func (b *boolFlag) Type() string     { return "" }
+func (b *boolFlag) IsBoolFlag() bool { return true }
 
 // apply returns base with the given flags applied, or a usage error naming the flag.
 func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error) {
@@ -121,7 +152,10 @@ func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error)
 	}
 	if fs.Changed("run") {
 		d, err := algo.ParseDuration(f.runFor)
-		if err != nil || d <= 0 {
+		switch {
+		case err != nil:
+			return cfg, usagef("--run %s: %v", f.runFor, err)
+		case d <= 0:
 			return cfg, usagef("--run %s: expected a positive duration such as 2s or 500ms", f.runFor)
 		}
 		cfg.RunFor = d
@@ -135,6 +169,14 @@ func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error)
 	}
 	cfg.Actions = append([]sim.Action(nil), base.Actions...)
 	members := scenarios.NewMembers(cfg.IDs)
+	for _, a := range base.Actions {
+		for _, id := range actionIDs(a) {
+			if !slices.Contains(cfg.IDs, id) {
+				return cfg, usagef("the default demo's action 'at %s %s' names node %d, which the nodes you chose (%s) leave out; configure a run of your own with electsim run",
+					algo.FormatDuration(a.At), a, id, members)
+			}
+		}
+	}
 	for _, text := range f.ats {
 		a, err := scenarios.ParseAt(text, members)
 		if err != nil {
@@ -192,7 +234,7 @@ func parsePercent(s string) (float64, error) {
 func describe(cfg sim.Config) string {
 	parts := []string{
 		cfg.Algorithm.Name,
-		fmt.Sprintf("%d nodes (%s)", len(cfg.IDs), scenarios.NewMembers(cfg.IDs)),
+		fmt.Sprintf("%s (%s)", plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
 		fmt.Sprintf("seed %d", cfg.Seed),
 		"delay " + cfg.Network.Delay.String(),
 	}
@@ -227,4 +269,16 @@ func demoConfig() sim.Config {
 		{At: time.Second, Op: sim.Crash, Nodes: []algo.ID{5}},
 	}
 	return cfg
+}
+
+// actionIDs lists the nodes an action names.
+func actionIDs(a sim.Action) []algo.ID {
+	ids := slices.Clone(a.Nodes)
+	for _, g := range a.Groups {
+		ids = append(ids, g...)
+	}
+	if a.Link != nil {
+		ids = append(ids, a.Link.From, a.Link.To)
+	}
+	return ids
 }

@@ -37,12 +37,12 @@ const (
 	colTime  = 10
 	colStep  = 6
 	colWho   = 8
-	colEvent = 16
+	colEvent = 18
 )
 
 func (t *timeline) header() {
 	if !t.all && len(t.info.Routine) > 0 {
-		fmt.Fprintln(t.w, t.p.dim(fmt.Sprintf("Routine steps (%s that change nothing) are hidden; --all shows every step.",
+		fmt.Fprintln(t.w, t.p.dim(fmt.Sprintf("Routine steps (%s messages that change nothing) are hidden; --all shows every step.",
 			strings.Join(t.info.Routine, ", "))))
 		fmt.Fprintln(t.w)
 	}
@@ -243,13 +243,16 @@ func (t *timeline) effects(recs []sim.Record, actor algo.ID, notes *[]string) []
 	return parts
 }
 
-// state writes a state change: "candidate → leader ★", "crashed → follower of 4 (term 3)".
+// state writes a state change: "candidate → leader ★", "crashed → follower of 4 (term 3)",
+// "now follows 4" when only the leader changed.
 func (t *timeline) state(r sim.Record) string {
 	s := r.Old.String() + " → " + t.p.status(r.New, r.New.String())
 	switch {
 	case r.New == sim.Leader:
 		s += t.p.status(sim.Leader, " ★")
-	case r.Leader != 0:
+	case r.Old == r.New && r.Leader != 0:
+		s = fmt.Sprintf("now follows %d", r.Leader)
+	case r.Leader != 0 && (r.New == sim.Follower || r.New == sim.Candidate):
 		s += fmt.Sprintf(" of %d", r.Leader)
 	}
 	if r.Term != 0 {

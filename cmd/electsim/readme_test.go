@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The README shows real output: every block marked <!-- output of: ARGS --> must be exactly
+// what electsim ARGS prints. When the output changes on purpose, paste the new output in.
+func TestREADMEOutputs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile("(?s)<!-- output of: (.*?) -->\n```[a-z]*\n(.*?)```")
+	blocks := re.FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 2 {
+		t.Fatalf("found %d marked output blocks in README.md, want at least 2", len(blocks))
+	}
+	for _, b := range blocks {
+		args := shellWords(b[1])
+		code, out, errOut := call(args...)
+		if code != 0 || errOut != "" {
+			t.Errorf("electsim %s: exit %d, stderr %q", b[1], code, errOut)
+		}
+		if out != b[2] {
+			t.Errorf("README.md shows output of electsim %s that it no longer prints; got:\n%s", b[1], out)
+		}
+	}
+}
+
+// shellWords splits a command line as a shell would, for words and single-quoted strings.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+			inWord = true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
