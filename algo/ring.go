@@ -17,7 +17,10 @@ import (
 //
 //   - Every ELECTION and ELECTED hop is acknowledged. A node that hears no ACK from its
 //     successor within answer-timeout suspects it and passes the message to the next node
-//     round the ring instead.
+//     round the ring instead. It skips a suspect until it hears from it again, or for a while
+//     (suspicion, below) — long enough for an election to get round past it, short enough that
+//     a node that recovers is tried again. Skipping is progress: it restarts the election
+//     timer, so that a node busy finding its way round dead nodes does not give up.
 //   - Every election has a round number, carried in the message's Term. A node that hears of a
 //     newer round joins it, forgetting the old one; a message of an older round is stale:
 //     ELECTED is dropped, and ELECTION — someone asking for an election — starts a new round
@@ -40,8 +43,9 @@ type Ring struct {
 	passed      map[ID]bool // candidates whose ELECTION I passed on (or sent) this round
 	announced   map[ID]bool // leaders whose ELECTED I passed on (or sent) this round
 	lapDone     bool        // my own ELECTED has come back round this round
-	suspect     map[ID]bool // successors that did not ACK this round; skipped
-	pending     []hop       // ELECTION and ELECTED sent and not yet acknowledged, oldest first
+
+	suspect map[ID]time.Duration // successors that did not ACK, skipped until the time given
+	pending []hop                // ELECTION and ELECTED sent and not yet acknowledged, oldest first
 }
 
 // hop is a message sent to the successor, waiting for its ACK.
@@ -62,6 +66,7 @@ const timerElection = "election"
 
 type ringConfig struct {
 	heartbeat, timeout, answer, election time.Duration
+	suspicion                            time.Duration // how long a successor that did not ACK is skipped
 }
 
 func ringInfo() *Info {
@@ -90,13 +95,16 @@ func ringInfo() *Info {
 
 func newRingConfig(c *Cluster) *ringConfig {
 	p := c.Params
-	return &ringConfig{
+	cfg := &ringConfig{
 		heartbeat: p.Duration("heartbeat", 50*time.Millisecond),
 		timeout:   p.Duration("timeout", 150*time.Millisecond),
 		answer:    p.Duration("answer-timeout", 50*time.Millisecond),
 		// Long enough for the highest id to go round (n hops) and ELECTED after it (n hops).
 		election: p.Duration("election-timeout", time.Duration(2*len(c.Ring)+2)*max(c.MaxDelay, time.Millisecond)),
 	}
+	// Long enough to skip past every other node once; at least a few follower timeouts.
+	cfg.suspicion = max(4*cfg.timeout, time.Duration(len(c.Ring)+1)*cfg.answer)
+	return cfg
 }
 
 // NewRing returns node id of cluster c, not yet started.
@@ -146,12 +154,12 @@ func (r *Ring) enter(round uint64) {
 	}
 	clear(r.passed)
 	clear(r.announced)
-	r.suspect = nil
 }
 
 // Receive handles ELECTION, ELECTED, ACK and HEARTBEAT. Every ELECTION and ELECTED is
-// acknowledged first.
+// acknowledged first. Hearing from a node clears any suspicion of it.
 func (r *Ring) Receive(env Env, m Message) {
+	delete(r.suspect, m.From)
 	switch m.Kind {
 	case KindElection:
 		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
@@ -229,8 +237,10 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 }
 
 // onElected: "participant = false, leader = x, status Follower (unless x = me); forward it
-// unless x = me (the round ends back at the leader: n ELECTED messages)." A leader that hears
-// a lower node announced swallows it: the higher id is to win, and HEARTBEAT settles it.
+// unless x = me (the round ends back at the leader: n ELECTED messages)." A node higher than x
+// does not follow it — the highest id is to win, and x was elected by an election it had no
+// part in: it swallows the ELECTED and, unless it already follows a leader above itself,
+// starts an election of its own.
 func (r *Ring) onElected(env Env, x ID, round uint64) {
 	switch {
 	case round > r.round:
@@ -253,9 +263,12 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 			env.Note("ELECTED(%d) again this round: a copy I already passed on, swallowed", x)
 		}
 		return
-	case r.st.Status == Leader && x < r.id:
+	case x < r.id && r.st.Status != Leader && r.st.Leader < r.id:
+		r.initiate(env, fmt.Sprintf("ELECTED(%d), but I am higher and had no part in that election", x))
+		return
+	case x < r.id:
 		if env.Tracing() {
-			env.Note("ELECTED(%d), but I lead and I am higher: swallowed", x)
+			env.Note("ELECTED(%d), but I am higher and %d leads: swallowed", x, r.st.Leader)
 		}
 		return
 	}
@@ -274,7 +287,7 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 // pass sends m to the successor — the next node round the ring that is not suspected — and
 // waits for its ACK. It returns the node it sent to.
 func (r *Ring) pass(env Env, m Message) ID {
-	to := r.successor()
+	to := r.successor(env.Now())
 	env.Send(to, m)
 	r.pending = append(r.pending, hop{to: to, m: m, sentAt: env.Now()})
 	if len(r.pending) == 1 {
@@ -283,12 +296,12 @@ func (r *Ring) pass(env Env, m Message) ID {
 	return to
 }
 
-// successor is the next node round the ring that this round has not found dead. When every
+// successor is the next node round the ring that is not suspected at time now. When every
 // other node is suspected, it is the node itself: its message comes straight back.
-func (r *Ring) successor() ID {
+func (r *Ring) successor(now time.Duration) ID {
 	for k := 1; k < len(r.ring); k++ {
 		next := r.ring[(r.pos+k)%len(r.ring)]
-		if !r.suspect[next] {
+		if until, ok := r.suspect[next]; !ok || until <= now {
 			return next
 		}
 	}
@@ -323,9 +336,9 @@ func (r *Ring) onAnswerTimeout(env Env) {
 	}
 	dead := r.pending[0].to
 	if r.suspect == nil {
-		r.suspect = map[ID]bool{}
+		r.suspect = map[ID]time.Duration{}
 	}
-	r.suspect[dead] = true
+	r.suspect[dead] = env.Now() + r.cfg.suspicion
 	var resend []Message
 	kept := r.pending[:0]
 	for _, h := range r.pending {
@@ -337,11 +350,14 @@ func (r *Ring) onAnswerTimeout(env Env) {
 		}
 	}
 	r.pending = kept
-	to := r.successor()
+	to := r.successor(env.Now())
 	for _, m := range resend {
 		r.pass(env, m)
 	}
 	r.armAnswer(env)
+	if r.participant && len(resend) > 0 {
+		env.SetTimer(timerElection, r.cfg.election)
+	}
 	if env.Tracing() {
 		env.Note("no ACK from %d within %s → I suspect it and skip to %d", dead, FormatDuration(r.cfg.answer), to)
 	}
@@ -349,8 +365,9 @@ func (r *Ring) onAnswerTimeout(env Env) {
 
 // onHeartbeat: "a node that hears HEARTBEAT from a leader higher than its own follows it; a
 // leader that hears one from a higher leader steps down; from a lower one, answers with its own
-// HEARTBEAT." A HEARTBEAT from my leader renews my patience with it. A candidate does not defer
-// to a leader lower than itself: its own election is running, and the highest id is to win it.
+// HEARTBEAT." A HEARTBEAT from my leader renews my patience with it. A node never defers to a
+// leader lower than itself — the highest id is to win: if it has no leader above itself, it
+// starts an election (or lets the one it is in run on).
 func (r *Ring) onHeartbeat(env Env, k ID) {
 	switch {
 	case r.st.Status == Leader && k < r.id:
@@ -358,12 +375,14 @@ func (r *Ring) onHeartbeat(env Env, k ID) {
 		if env.Tracing() {
 			env.Note("HEARTBEAT from lower leader %d: I lead, so I answer with my own", k)
 		}
+	case k < r.id && r.st.Leader < r.id && !r.participant:
+		r.initiate(env, fmt.Sprintf("HEARTBEAT from %d, a leader lower than me", k))
+	case k < r.id && r.st.Leader < r.id:
+		if env.Tracing() {
+			env.Note("HEARTBEAT from %d: ignored, I am higher and an election is running", k)
+		}
 	case r.st.Leader == k:
 		env.SetTimer(timerSuspect, r.cfg.timeout)
-	case r.st.Status == Candidate && k < r.id:
-		if env.Tracing() {
-			env.Note("HEARTBEAT from %d: ignored, I am higher and my election is running", k)
-		}
 	case r.st.Leader == 0 || k > r.st.Leader:
 		wasLeader := r.st.Status == Leader
 		env.CancelTimer(timerHeartbeat)

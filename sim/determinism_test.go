@@ -14,7 +14,7 @@ import (
 )
 
 // stormy is a run full of randomness and faults: random delays, loss, every kind of action.
-func stormy(t testing.TB, name string, seed uint64, e sim.Engine) sim.Config {
+func stormy(t tb, name string, seed uint64, e sim.Engine) sim.Config {
 	cfg := sim.DefaultConfig(lookup(t, name), 7)
 	cfg.IDs = []algo.ID{4, 9, 2, 7, 1, 8, 3}
 	cfg.Seed = seed
@@ -43,7 +43,7 @@ func stormy(t testing.TB, name string, seed uint64, e sim.Engine) sim.Config {
 }
 
 // jsonl runs cfg and returns its trace as JSON Lines.
-func jsonl(t testing.TB, cfg sim.Config) []byte {
+func jsonl(t tb, cfg sim.Config) []byte {
 	t.Helper()
 	recs, _ := runTrace(t, cfg)
 	var b bytes.Buffer

@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"testing"
 	"time"
 
 	"electsim/algo"
@@ -11,7 +10,14 @@ import (
 
 var engines = []sim.Engine{sim.Goroutine, sim.Inline}
 
-func lookup(t testing.TB, name string) *algo.Info {
+// tb is what the helpers need of a test: *testing.T, *testing.B and *rapid.T all have it.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func lookup(t tb, name string) *algo.Info {
 	t.Helper()
 	a, err := algo.Lookup(name)
 	if err != nil {
@@ -21,14 +27,14 @@ func lookup(t testing.TB, name string) *algo.Info {
 }
 
 // fixed returns a config of algorithm name on nodes 1..n with a fixed delay.
-func fixed(t testing.TB, name string, n int, delay time.Duration, e sim.Engine) sim.Config {
+func fixed(t tb, name string, n int, delay time.Duration, e sim.Engine) sim.Config {
 	cfg := sim.DefaultConfig(lookup(t, name), n)
 	cfg.Network.Delay = network.Delay{Min: delay, Max: delay}
 	cfg.Engine = e
 	return cfg
 }
 
-func run(t testing.TB, cfg sim.Config) sim.Summary {
+func run(t tb, cfg sim.Config) sim.Summary {
 	t.Helper()
 	s, err := sim.New(cfg)
 	if err != nil {
@@ -38,7 +44,7 @@ func run(t testing.TB, cfg sim.Config) sim.Summary {
 }
 
 // runTrace runs cfg with tracing and returns every record.
-func runTrace(t testing.TB, cfg sim.Config) ([]sim.Record, sim.Summary) {
+func runTrace(t tb, cfg sim.Config) ([]sim.Record, sim.Summary) {
 	t.Helper()
 	cfg.Trace = true
 	s, err := sim.New(cfg)

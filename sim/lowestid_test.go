@@ -9,7 +9,7 @@ import (
 	"electsim/sim"
 )
 
-func lowestConfig(t testing.TB, n int, e sim.Engine) sim.Config {
+func lowestConfig(t tb, n int, e sim.Engine) sim.Config {
 	cfg := fixed(t, "lowest-id", n, 10*ms, e)
 	cfg.RunFor = 3 * time.Second
 	return cfg

@@ -28,7 +28,7 @@ func crElections(ring []algo.ID) int {
 	return total
 }
 
-func ringConfig(t testing.TB, ring []algo.ID, e sim.Engine) sim.Config {
+func ringConfig(t tb, ring []algo.ID, e sim.Engine) sim.Config {
 	cfg := sim.DefaultConfig(lookup(t, "ring"), len(ring))
 	cfg.IDs = ring
 	cfg.Engine = e

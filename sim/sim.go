@@ -470,9 +470,10 @@ func (s *Sim) act(a *Action) {
 			}
 			n.paused = false
 			s.emit(Record{Type: RecState, Node: id, Old: Paused, New: n.status(), Leader: n.last.Leader, Term: n.last.Term})
-			// What arrived meanwhile is handled right after, in its original order.
+			// What arrived meanwhile is handled next, in its original order: before anything
+			// the run schedules for this instant, which is younger.
 			for _, idx := range n.held {
-				s.q.requeue(s.now, idx)
+				s.q.requeueOrd(s.now, s.q.next(classAction), idx)
 			}
 			n.held = n.held[:0]
 		}
@@ -511,6 +512,10 @@ func (s *Sim) act(a *Action) {
 			case n.paused:
 				n.held = append(n.held, s.q.store(event{kind: evElect, node: n.idx}))
 				note("node %d is paused: it will elect when it resumes", id)
+			case n.node == nil:
+				// Resumed at this instant, its boot is queued: elect right after it.
+				s.q.pushOrd(s.now, s.q.next(classAction), event{kind: evElect, node: n.idx})
+				note("node %d has not booted yet: it will elect once it has", id)
 			default:
 				s.elect(n, main)
 			}
@@ -585,6 +590,9 @@ func (s *Sim) callFrom(n *nodeRec, j job, main int, before Status) {
 }
 
 func (n *nodeRec) dispatch(j job) {
+	if n.node == nil {
+		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", n.id))
+	}
 	switch j.kind {
 	case callStart:
 		n.node.Start(&n.env)
