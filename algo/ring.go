@@ -113,7 +113,8 @@ func NewRing(id ID, c *Cluster) *Ring {
 	if pos < 0 {
 		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
 	}
-	return &Ring{id: id, ring: c.Ring, pos: pos, cfg: newRingConfig(c)}
+	return &Ring{id: id, ring: c.Ring, pos: pos, cfg: newRingConfig(c),
+		passed: map[ID]bool{}, announced: map[ID]bool{}}
 }
 
 var _ Node = (*Ring)(nil)
@@ -149,9 +150,6 @@ func (r *Ring) enter(round uint64) {
 	r.round = round
 	r.participant = false
 	r.lapDone = false
-	if r.passed == nil {
-		r.passed, r.announced = map[ID]bool{}, map[ID]bool{}
-	}
 	clear(r.passed)
 	clear(r.announced)
 }
@@ -168,7 +166,7 @@ func (r *Ring) Receive(env Env, m Message) {
 		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
 		r.onElected(env, m.Value, m.Term)
 	case KindAck:
-		r.onAck(env, m.From)
+		r.onAck(env, m)
 	case KindHeartbeat:
 		r.onHeartbeat(env, m.From)
 	}
@@ -177,8 +175,13 @@ func (r *Ring) Receive(env Env, m Message) {
 // onElection: "x > me: forward ELECTION(x), participant = true. x < me: if not a participant,
 // send ELECTION(me) and participant = true; else swallow it. x = me: I am elected: status
 // Leader, participant = false, send ELECTED(me)."
+//
+// An ELECTION of a round that is over — an older round, or mine after its ELECTED — is old
+// news: a late copy, or a node that recovered and asks for an election. A node with an election
+// under way swallows it; an idle node holds a new round for it, unless x could not beat the
+// leader it already has.
 func (r *Ring) onElection(env Env, x ID, round uint64) {
-	why := ""
+	why, restamped := "", false
 	switch {
 	case round > r.round:
 		r.enter(round)
@@ -187,10 +190,16 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 			env.Note("ELECTION(%d) of round %d, older than round %d, which is under way: swallowed", x, round, r.round)
 		}
 		return
-	case round < r.round:
-		// Someone is asking for an election with old news: hold a new round for it.
+	case round < r.round || r.over():
+		if l := r.st.Leader; l != 0 && x <= l {
+			if env.Tracing() {
+				env.Note("ELECTION(%d) of round %d, which is over: swallowed, %d could not beat my leader %d", x, round, x, l)
+			}
+			return
+		}
 		r.enter(r.round + 1)
-		why = fmt.Sprintf("ELECTION(%d) of old round %d and no election under way, so round %d begins: ", x, round, r.round)
+		restamped = true
+		why = fmt.Sprintf("ELECTION(%d) of round %d, which is over, and no leader it could not beat: round %d begins — ", x, round, r.round)
 	}
 	wasParticipant := r.participant
 	switch {
@@ -206,13 +215,15 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		if env.Tracing() {
 			env.Note("%sELECTION(%d) > me (%d): passed on to %d", why, x, r.id, to)
 		}
-	case x < r.id && !wasParticipant:
+	case x < r.id && !wasParticipant || x == r.id && restamped:
+		// Either I had no part in this round yet, or it is my own id that I just moved into
+		// a new round: it has not gone round in it, so it must start out now.
 		r.participant = true
 		r.passed[r.id] = true
 		to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
 		env.SetTimer(timerElection, r.cfg.election)
 		if env.Tracing() {
-			env.Note("%sELECTION(%d) < me (%d), and I had not taken part: ELECTION(%d) to %d instead", why, x, r.id, r.id, to)
+			env.Note("%sELECTION(%d) and I had not taken part: ELECTION(%d) to %d", why, x, r.id, to)
 		}
 	case x < r.id:
 		if env.Tracing() {
@@ -236,12 +247,29 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 	}
 }
 
+// over reports whether the current round has ended here: its ELECTED has been passed on, or
+// has come back to its leader.
+func (r *Ring) over() bool { return len(r.announced) > 0 && !r.participant }
+
 // onElected: "participant = false, leader = x, status Follower (unless x = me); forward it
 // unless x = me (the round ends back at the leader: n ELECTED messages)." A node higher than x
 // does not follow it — the highest id is to win, and x was elected by an election it had no
 // part in: it swallows the ELECTED and, unless it already follows a leader above itself,
 // starts an election of its own.
 func (r *Ring) onElected(env Env, x ID, round uint64) {
+	if x == r.id {
+		// My own ELECTED: the end of my lap, or a copy, or the news of a round I was not
+		// elected in (I crashed and came back since).
+		if round == r.round && r.announced[x] && !r.lapDone {
+			r.lapDone = true
+			if env.Tracing() {
+				env.Note("ELECTED(%d) came back round: every node knows", x)
+			}
+		} else if env.Tracing() {
+			env.Note("ELECTED(%d) of round %d: a copy, or news of an election before my crash — dropped", x, round)
+		}
+		return
+	}
 	switch {
 	case round > r.round:
 		r.enter(round)
@@ -252,13 +280,7 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 		return
 	}
 	switch {
-	case x == r.id && r.announced[x] && !r.lapDone:
-		r.lapDone = true
-		if env.Tracing() {
-			env.Note("ELECTED(%d) came back round: every node knows", x)
-		}
-		return
-	case r.announced[x] || x == r.id:
+	case r.announced[x]:
 		if env.Tracing() {
 			env.Note("ELECTED(%d) again this round: a copy I already passed on, swallowed", x)
 		}
@@ -308,10 +330,11 @@ func (r *Ring) successor(now time.Duration) ID {
 	return r.id
 }
 
-// onAck: the oldest message waiting on j has arrived.
-func (r *Ring) onAck(env Env, j ID) {
+// onAck: the oldest message waiting on the ACK's sender, with the value and round the ACK
+// echoes, has arrived.
+func (r *Ring) onAck(env Env, ack Message) {
 	for i, h := range r.pending {
-		if h.to == j {
+		if h.to == ack.From && h.m.Value == ack.Value && h.m.Term == ack.Term {
 			r.pending = append(r.pending[:i], r.pending[i+1:]...)
 			break
 		}
@@ -331,7 +354,17 @@ func (r *Ring) armAnswer(env Env) {
 // onAnswerTimeout: "No ACK within answer-timeout ⇒ mark the successor suspect and resend to the
 // next one round the ring." Messages of rounds that are over are not sent again.
 func (r *Ring) onAnswerTimeout(env Env) {
+	// A message of a round that is over needs no answer any more: let it go, suspect nobody.
+	stale := false
+	for len(r.pending) > 0 && r.pending[0].m.Term != r.round {
+		r.pending = r.pending[1:]
+		stale = true
+	}
 	if len(r.pending) == 0 {
+		return
+	}
+	if stale && r.pending[0].sentAt+r.cfg.answer > env.Now() {
+		r.armAnswer(env) // the oldest message still waiting is not overdue yet
 		return
 	}
 	dead := r.pending[0].to

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"electsim/algo"
@@ -82,10 +83,10 @@ func (c *Config) Validate() error {
 	if _, err := algo.NewCluster(c.IDs, 0, nil); err != nil {
 		return err
 	}
-	for key := range c.Params {
+	for _, key := range c.Params.Keys() {
 		if _, ok := c.Algorithm.Param(key); !ok {
-			_, err := c.Algorithm.ParseParam(key, "")
-			return err
+			return fmt.Errorf("%s has no parameter %q (its parameters are %s)",
+				c.Algorithm.Name, key, strings.Join(c.Algorithm.ParamKeys(), ", "))
 		}
 	}
 	known := map[algo.ID]bool{}

@@ -314,3 +314,85 @@ func TestOverfullRunEnds(t *testing.T) {
 		t.Errorf("halted %q at %v", sum.Halted, sum.End)
 	}
 }
+
+// A node crashed and recovered at 0ms boots once: the recovery starts it, and the boot it was
+// due is skipped. (Regression: it used to start twice, with the first incarnation's timers.)
+func TestCrashRecoverAtZeroBootsOnce(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 10*ms, sim.Inline)
+	cfg.Actions = []sim.Action{at(0, sim.Crash, 3), at(0, sim.Recover, 3)}
+	cfg.RunFor = 300 * ms
+	recs, sum := runTrace(t, cfg)
+	starts := 0
+	for _, r := range recs {
+		if r.Node == 3 && (r.Type == sim.RecBoot || r.Type == sim.RecState && r.Old == sim.Crashed && r.New != sim.Crashed) {
+			starts++
+		}
+	}
+	base := fixed(t, "bully", 3, 10*ms, sim.Inline)
+	base.RunFor = cfg.RunFor
+	plain := run(t, base)
+	if starts != 1 {
+		t.Errorf("node 3 started %d times", starts)
+	}
+	// Started twice, it would heartbeat twice as often: two heartbeat timers.
+	if got, _, _ := sum.Count("HEARTBEAT"); got != mustCount(plain, "HEARTBEAT") {
+		t.Errorf("HEARTBEAT sent %d times, want %d as without the faults", got, mustCount(plain, "HEARTBEAT"))
+	}
+}
+
+// Held inputs come first on resume, before anything else due at that instant: a node paused
+// from 0 and resumed just as a message reaches it boots first. (Regression: the message came
+// first, to a node that had never booted.)
+func TestResumeAtADeliveryBootsFirst(t *testing.T) {
+	for _, name := range []string{"bully", "lowest-id", "ring"} {
+		for _, e := range engines {
+			cfg := fixed(t, name, 3, 10*ms, e)
+			cfg.Actions = []sim.Action{at(0, sim.Pause, 2), at(10*ms, sim.Resume, 2), at(10*ms, sim.Elect, 2)}
+			cfg.RunFor = 500 * ms
+			recs, _ := runTrace(t, cfg)
+			var order []sim.RecordType
+			for _, r := range recs {
+				if r.At == 10*ms && (r.Type == sim.RecBoot && r.Node == 2 || r.Type == sim.RecDeliver && r.Msg.To == 2) {
+					order = append(order, r.Type)
+				}
+			}
+			if len(order) == 0 || order[0] != sim.RecBoot {
+				t.Errorf("%s/%s: at the resume, node 2 saw %v; want its boot first", name, e, order)
+			}
+		}
+	}
+}
+
+// Agreement is judged at the end of a run: while it runs, no leader yet is no violation.
+func TestSummaryMidRunReportsNoAgreementViolation(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 10*ms, sim.Inline)
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Step()
+	sum := s.Summary()
+	if len(sum.Violations) != 0 {
+		t.Errorf("violations mid-run: %v", sum.Violations)
+	}
+	if p, _ := sum.Property(sim.Agreement); p.Holds {
+		t.Error("agreement holds before anyone has a leader")
+	}
+}
+
+// An error about parameters does not depend on map order.
+func TestUnknownParamsErrorIsStable(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 10*ms, sim.Inline)
+	cfg.Params = algo.Params{"zeta": {}, "alpha": {}, "mid": {}}
+	for range 20 {
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), `"alpha"`) {
+			t.Fatalf("Validate: %v, want the first unknown key in order, alpha", err)
+		}
+	}
+}
+
+func mustCount(sum sim.Summary, kind string) int64 {
+	sent, _, _ := sum.Count(kind)
+	return sent
+}

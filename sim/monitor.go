@@ -155,19 +155,19 @@ func (m *monitor) leaderUp(n *nodeRec) {
 		return
 	}
 	if m.split == nil {
+		// n is among the leaders already: its new state is recorded before the monitor runs.
 		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
 		for i := range m.s.nodes {
 			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader {
 				m.split.Nodes = append(m.split.Nodes, x.id)
 			}
 		}
-		if !slices.Contains(m.split.Nodes, n.id) {
-			m.split.Nodes = append(m.split.Nodes, n.id)
-		}
-	} else if !slices.Contains(m.split.Nodes, n.id) {
-		m.split.Nodes = append(m.split.Nodes, n.id)
+		return
 	}
-	slices.Sort(m.split.Nodes)
+	if !slices.Contains(m.split.Nodes, n.id) {
+		m.split.Nodes = append(m.split.Nodes, n.id)
+		slices.Sort(m.split.Nodes)
+	}
 }
 
 // leaderDown: a leader stepped down or crashed.
@@ -237,18 +237,16 @@ func (m *monitor) recheck(n *nodeRec) {
 	}
 }
 
-// crashing is called just before node n crashes.
-func (m *monitor) crashing(n *nodeRec) {
-	if n.last.Status == algo.Leader {
+// crashed is called when node n has just crashed; old is the state it had.
+func (m *monitor) crashed(n *nodeRec, old algo.State) {
+	if old.Status == algo.Leader {
 		m.leaders--
 		if m.leaderCrashedAt < 0 {
 			m.leaderCrashedAt = m.s.now
 		}
 	}
-	m.unbelieve(n.last.Leader)
+	m.unbelieve(old.Leader)
 	m.live--
-	n.down = true
-	n.last = algo.State{}
 	m.leaderDown()
 	m.recheck(nil)
 }

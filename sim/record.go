@@ -37,7 +37,7 @@ type RecordType uint8
 
 // The trace records of DESIGN §2, plus boot.
 const (
-	RecBoot    RecordType = iota + 1 // a node boots at time 0
+	RecBoot    RecordType = iota + 1 // a node boots: at time 0, or when it resumes from a pause begun at 0
 	RecSend                          // a node sends a message: its delivery time or why it was dropped at once
 	RecDeliver                       // a message arrives and is handled
 	RecDrop                          // a message in flight is dropped on arrival

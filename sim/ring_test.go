@@ -45,7 +45,7 @@ func seq(from, to, step int) []algo.ID {
 	return ids
 }
 
-// DESIGN §3.2: all nodes alive and initiating at boot, any delays — ELECTION = Σ over nodes of
+// DESIGN §3.2: all nodes alive and initiating at boot, any delays (FIFO or not) — ELECTION = Σ over nodes of
 // the hops to the next larger id clockwise: 2n−1 with ids increasing round the ring, n(n+1)/2
 // decreasing; ELECTED = n; the maximum leads and every node agrees.
 func TestRingExactCounts(t *testing.T) {
@@ -77,6 +77,9 @@ func TestRingExactCounts(t *testing.T) {
 		t.Run(c.name+"/"+e.String(), func(t *testing.T) {
 			cfg := ringConfig(t, c.ring, e)
 			cfg.Seed = uint64(i)
+			// With FIFO off, ELECTED can overtake a slow ELECTION; the late ELECTION reaches a
+			// node that already follows the winner, which swallows it: the counts still hold.
+			cfg.Network.FIFO = i%3 != 0
 			sum := run(t, cfg)
 			if s, _, _ := sum.Count("ELECTION"); s != int64(c.want) {
 				t.Errorf("ELECTION sent %d, want %d", s, c.want)
@@ -186,28 +189,5 @@ func TestRingCrashRecoverPartition(t *testing.T) {
 				t.Errorf("after the heal: leader %d, want 6", sum.Leader)
 			}
 		})
-	}
-}
-
-// Chang–Roberts counts on FIFO links. Without them ELECTED can overtake a slower ELECTION; the
-// late ELECTION reaches a node whose round is over, which starts a new one — more messages,
-// though the maximum still wins.
-func TestRingWithoutFIFO(t *testing.T) {
-	ring := seq(8, 1, -1)
-	extra := false
-	for seed := range uint64(10) {
-		cfg := ringConfig(t, ring, sim.Inline)
-		cfg.Seed = seed
-		cfg.Network.FIFO = false
-		sum := run(t, cfg)
-		if sum.Leader != 8 {
-			t.Errorf("seed %d: leader %d, want 8", seed, sum.Leader)
-		}
-		if s, _, _ := sum.Count("ELECTION"); s > 36 {
-			extra = true
-		}
-	}
-	if !extra {
-		t.Error("fifo off never cost an extra ELECTION over 10 seeds: the overtaking this test shows did not happen")
 	}
 }

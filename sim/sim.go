@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -225,7 +226,12 @@ func (s *Sim) Step() (StepResult, bool) {
 				s.q.requeueOrd(ts.deadline, ts.ord, idx)
 				continue
 			}
-		case evBoot, evElect:
+		case evBoot:
+			if n.down || n.node != nil { // down, or recovered at 0ms and booted already
+				s.q.release(idx)
+				continue
+			}
+		case evElect:
 			if n.down {
 				s.q.release(idx)
 				continue
@@ -525,11 +531,12 @@ func (s *Sim) act(a *Action) {
 
 // crash loses n's state, timers and the messages in flight to it.
 func (s *Sim) crash(n *nodeRec) {
-	s.mon.crashing(n)
+	old := n.last
 	n.down, n.paused = true, false
+	n.last = algo.State{}
+	s.mon.crashed(n, old)
 	n.epoch++
 	n.node = nil
-	n.last = algo.State{}
 	for i := range n.timers {
 		n.timers[i].armed = false
 	}
@@ -616,7 +623,11 @@ func (s *Sim) serve(n *nodeRec) {
 }
 
 func (n *nodeRec) safeDispatch(j job) (panicked any) {
-	defer func() { panicked = recover() }()
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = fmt.Sprintf("%v\n%s", p, debug.Stack())
+		}
+	}()
 	n.dispatch(j)
 	return nil
 }

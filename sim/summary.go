@@ -116,7 +116,8 @@ type Summary struct {
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
-// closed at the current time without changing the run.
+// closed at the current time without changing the run. Agreement is a property of the end of a
+// run: before the end, Properties says whether it holds now, and no violation is reported.
 func (s *Sim) Summary() Summary {
 	m := &s.mon
 	now := s.now
@@ -141,12 +142,16 @@ func (s *Sim) Summary() Summary {
 		sum.SplitBrain += v.To - v.From
 		sum.Violations = append(sum.Violations, v)
 	}
-	if sum.Leader == 0 {
+	if sum.Leader == 0 && s.done {
+		// agreement is judged at the end of the run; before it, no leader is no violation.
 		sum.Violations = append(sum.Violations, s.disagreement())
 	}
 	sort.SliceStable(sum.Violations, func(i, j int) bool { return sum.Violations[i].From < sum.Violations[j].From })
 	for _, p := range []string{AtMostOneLeader, OneLeaderPerTerm, Agreement} {
 		pr := Property{Name: p, Applies: p != OneLeaderPerTerm || s.cfg.Algorithm.Terms, Holds: true}
+		if p == Agreement {
+			pr.Holds = sum.Leader != 0 // so far: every live node names one live leader now
+		}
 		for _, v := range sum.Violations {
 			if v.Property == p {
 				pr.Holds = false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -64,8 +65,28 @@ func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error
 	}
 }
 
+// guard runs f and turns a panic — a bug in electsim, never the user's fault — into one line
+// on stderr and exit 2. The stack is for developers: ELECTSIM_DEBUG=1 prints it.
+func guard(stderr io.Writer, getenv env, f func() int) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg, stack, _ := strings.Cut(fmt.Sprint(p), "\n")
+			fmt.Fprintf(stderr, "electsim: internal error: %s — this is a bug in electsim; please report it with the command line that caused it (runs are reproducible)\n", msg)
+			if getenv("ELECTSIM_DEBUG") != "" {
+				fmt.Fprintf(stderr, "%s\n%s", stack, debug.Stack())
+			}
+			code = exitBadUsage
+		}
+	}()
+	return f()
+}
+
 // electsim runs the command line and returns the exit code.
 func electsim(args []string, stdout, stderr io.Writer, getenv env) int {
+	return guard(stderr, getenv, func() int { return dispatch(args, stdout, stderr, getenv) })
+}
+
+func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	name := "electsim"
 	var err error
 	if len(args) == 2 && args[0] == "help" {

@@ -331,3 +331,20 @@ func TestBinary(t *testing.T) {
 		t.Error("colour escapes written to a pipe")
 	}
 }
+
+// A panic — a bug — reaches the user as one line and exit 2, never as a stack trace; with
+// ELECTSIM_DEBUG set, the stack follows for whoever fixes it.
+func TestPanicIsOneLine(t *testing.T) {
+	var errOut bytes.Buffer
+	boom := func() int { panic("sim: node 2 was handed an input before it booted\ngoroutine 7 [running]:") }
+	code := guard(&errOut, func(string) string { return "" }, boom)
+	want := "electsim: internal error: sim: node 2 was handed an input before it booted — this is a bug in electsim; please report it with the command line that caused it (runs are reproducible)\n"
+	if code != 2 || errOut.String() != want {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	guard(&errOut, func(k string) string { return map[string]string{"ELECTSIM_DEBUG": "1"}[k] }, boom)
+	if !strings.Contains(errOut.String(), "goroutine 7 [running]") {
+		t.Errorf("ELECTSIM_DEBUG: no stack in %q", errOut.String())
+	}
+}
