@@ -79,10 +79,7 @@ func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
 	if dest == "" {
 		return nil, usagef("%s needs a file name (or - for stdout)", flag)
 	}
-	target := dest
-	if resolved, err := filepath.EvalSymlinks(dest); err == nil {
-		target = resolved
-	}
+	target := followLinks(dest)
 	if fi, err := os.Stat(target); err == nil {
 		if fi.IsDir() {
 			return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
@@ -139,3 +136,23 @@ func unwrapPath(err error) error {
 }
 
 var _ io.Writer = (*outFile)(nil)
+
+// followLinks returns the file path names once symbolic links are followed — also a link to a
+// file that does not exist yet, which is then created.
+func followLinks(path string) string {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
+}

@@ -348,3 +348,38 @@ func TestPanicIsOneLine(t *testing.T) {
 		t.Errorf("ELECTSIM_DEBUG: no stack in %q", errOut.String())
 	}
 }
+
+// --trace into something that is not a plain file: a symlink is followed (the file it names is
+// written, the link stays), and a device is written in place, never replaced.
+func TestTraceIntoLinksAndDevices(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.jsonl")
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if code, _, errOut := call("run", "--quiet", "--run", "100ms", "--trace", link); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced: %v %v", fi, err)
+	}
+	if b, err := os.ReadFile(target); err != nil || !bytes.HasPrefix(b, []byte(`{"step":1`)) {
+		t.Errorf("the link's target holds %.40q, %v", b, err)
+	}
+	if code, _, errOut := call("run", "--quiet", "--run", "100ms", "--trace", os.DevNull); code != 0 {
+		t.Fatalf("--trace %s: exit %d: %s", os.DevNull, code, errOut)
+	}
+	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&os.ModeDevice == 0 {
+		t.Fatalf("%s is no longer a device: %v %v", os.DevNull, fi, err)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		code, _, errOut := call("run", "--quiet", "--run", "100ms", "--trace", "/dev/full")
+		if code != 2 || !strings.Contains(errOut, "no space left on device") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("--trace /dev/full: exit %d, stderr %q", code, errOut)
+		}
+		if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&os.ModeDevice == 0 {
+			t.Fatalf("/dev/full is no longer a device: %v %v", fi, err)
+		}
+	}
+}
