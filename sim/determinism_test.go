@@ -100,14 +100,40 @@ func firstDiff(a, b []byte) string {
 	return fmt.Sprintf("lengths differ: %d and %d lines", len(la), len(lb))
 }
 
-// The summary is as deterministic as the trace, and tracing does not change the run.
-func TestTracingDoesNotChangeTheRun(t *testing.T) {
+// Running in bulk (Run: the baton passed from node to node on the goroutine engine) and step
+// by step with tracing give the same run: every count, metric and violation interval agrees.
+func TestBulkRunEqualsStepByStep(t *testing.T) {
+	for _, name := range algo.Names() {
+		for _, e := range engines {
+			for _, seed := range []uint64{3, 4} {
+				cfg := stormy(t, name, seed, e)
+				_, traced := runTrace(t, cfg)
+				plain := run(t, cfg)
+				if fmt.Sprint(traced) != fmt.Sprint(plain) {
+					t.Errorf("%s/%s/seed %d: summary step by step\n%v\nin bulk\n%v", name, e, seed, traced, plain)
+				}
+			}
+		}
+	}
+}
+
+// RunUntil in several stretches ends where one Run would.
+func TestRunUntilInStretches(t *testing.T) {
 	for _, e := range engines {
-		cfg := stormy(t, "bully", 3, e)
-		_, traced := runTrace(t, cfg)
-		plain := run(t, cfg)
-		if fmt.Sprint(traced) != fmt.Sprint(plain) {
-			t.Errorf("%s: summary with tracing\n%v\nwithout\n%v", e, traced, plain)
+		cfg := stormy(t, "ring", 5, e)
+		whole := run(t, cfg)
+		s, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for at := 250 * ms; at <= cfg.RunFor; at += 250 * ms {
+			s.RunUntil(at)
+			if !s.Done() && s.Now() > at {
+				t.Fatalf("%s: RunUntil(%v) ran to %v", e, at, s.Now())
+			}
+		}
+		if got := s.Summary(); fmt.Sprint(got) != fmt.Sprint(whole) {
+			t.Errorf("%s: in stretches\n%v\nin one go\n%v", e, got, whole)
 		}
 	}
 }

@@ -37,7 +37,9 @@ type Sim struct {
 	mon monitor
 
 	// goroutine engine
-	handback chan struct{} // a node's goroutine hands back here when it has handled its job
+	handback chan struct{} // the driving goroutine (the caller of Step or RunUntil) waits here
+	holder   chan struct{} // the wake channel of the goroutine running the simulation now
+	until    time.Duration // RunUntil's limit, for the goroutine holding the baton
 	panicked any           // what a node's goroutine panicked with, if it did
 	wg       sync.WaitGroup
 	stopped  bool
@@ -56,8 +58,16 @@ type nodeRec struct {
 	held   []int32 // slab indices of inputs that arrived while paused, in order
 	rng    *rand.Rand
 	env    nodeEnv
-	inbox  chan struct{} // goroutine engine: a signal that job is ready
-	job    job           // goroutine engine: the input to handle, set before the signal
+
+	// goroutine engine: a signal on inbox says job is ready. With baton set, the node carries
+	// on with the run afterwards (before and main finish the step it was handed); without, it
+	// signals replyTo, the goroutine that called it.
+	inbox   chan struct{}
+	job     job
+	baton   bool
+	before  Status
+	main    int
+	replyTo chan struct{}
 }
 
 // timerSlot is one named timer of a node. Resetting a timer to a later deadline — what a
@@ -153,6 +163,7 @@ func New(cfg Config) (*Sim, error) {
 
 	if cfg.Engine == Goroutine {
 		s.handback = make(chan struct{})
+		s.holder = s.handback
 		for i := range s.nodes {
 			n := &s.nodes[i]
 			n.inbox = make(chan struct{})
@@ -190,24 +201,34 @@ type StepResult struct {
 // Step processes the next event and reports what it did. It returns false, and does nothing,
 // once the run has reached its end; the goroutines are stopped then.
 func (s *Sim) Step() (StepResult, bool) {
+	if s.done {
+		return StepResult{}, false
+	}
+	e, idx, ok := s.next(s.cfg.RunFor)
+	if !ok {
+		s.finish()
+		return StepResult{}, false
+	}
+	res, _ := s.process(e, idx, false)
+	return res, true
+}
+
+// next removes the next event due at or before limit and makes it the current step: the clock
+// moves to its time and the step count goes up. Inputs that no longer mean anything are
+// skipped, and a paused node's are held, without a step. It returns false when nothing is due
+// by limit, or when a guard halts the run (see Config.StallSteps and Config.MaxScheduled).
+func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 	for {
-		if s.done {
-			return StepResult{}, false
-		}
-		if s.q.len() == 0 || s.q.peek() > s.cfg.RunFor {
-			s.finish()
-			return StepResult{}, false
+		if s.halted != "" || s.q.len() == 0 || s.q.peek() > limit {
+			return event{}, 0, false
 		}
 		if s.q.len() > s.cfg.MaxScheduled {
 			s.halted = fmt.Sprintf("more than %d events were scheduled at once, more than a run may hold in memory; try fewer nodes", s.cfg.MaxScheduled)
-			s.finish()
-			return StepResult{}, false
+			return event{}, 0, false
 		}
 		at, idx, ord := s.q.pop()
 		e := s.q.slab[idx]
 		n := &s.nodes[e.node]
-		// Inputs that no longer mean anything are skipped without a step: a timer cancelled,
-		// replaced or lost in a crash; a boot or an elect for a node that is down.
 		switch e.kind {
 		case evTimer:
 			ts := &n.timers[e.aux]
@@ -246,8 +267,8 @@ func (s *Sim) Step() (StepResult, bool) {
 			s.instant++
 			if s.instant > s.cfg.StallSteps {
 				s.halted = fmt.Sprintf("%d steps went by without virtual time passing: the algorithm is in a loop", s.cfg.StallSteps)
-				s.finish()
-				return StepResult{}, false
+				s.q.release(idx)
+				return event{}, 0, false
 			}
 		} else {
 			s.instant = 0
@@ -255,46 +276,90 @@ func (s *Sim) Step() (StepResult, bool) {
 		s.now = at
 		s.steps++
 		s.records = s.records[:0]
-		res := StepResult{Step: s.steps, At: at}
-		switch e.kind {
-		case evDeliver:
-			s.deliver(n, &e)
-		case evTimer:
-			s.fire(n, &e)
-		case evBoot:
-			s.boot(n)
-		case evElect:
-			s.elect(n, -1)
-		case evAction:
-			a := &s.actions[e.aux]
-			s.act(a)
-			res.Break = a.Op == Break
-		}
-		s.q.release(idx)
-		res.Records = s.records
-		return res, true
+		return e, idx, true
 	}
 }
 
-// RunUntil steps until the next event would be later than t, or the run ends.
+// process carries out the current step's event. With baton set (the goroutine engine running
+// in bulk), a node's input is handed on with the baton: the node's goroutine handles it and
+// carries on with the run, and process returns passed — this goroutine's turn is over.
+func (s *Sim) process(e event, idx int32, baton bool) (res StepResult, passed bool) {
+	s.q.release(idx)
+	n := &s.nodes[e.node]
+	res = StepResult{Step: s.steps, At: s.now}
+	switch e.kind {
+	case evDeliver:
+		passed = s.deliver(n, &e, baton)
+	case evTimer:
+		passed = s.fire(n, &e, baton)
+	case evBoot:
+		passed = s.boot(n, baton)
+	case evElect:
+		passed = s.elect(n, -1, baton)
+	case evAction:
+		a := &s.actions[e.aux]
+		s.act(a)
+		res.Break = a.Op == Break
+	}
+	if passed {
+		return StepResult{}, true // the run is another goroutine's now: touch nothing
+	}
+	res.Records = s.records
+	return res, false
+}
+
+// RunUntil runs every event due by time t (or by the end of the run, if sooner), and ends the
+// run if t reaches its end.
+//
+// On the goroutine engine it passes a baton: the node that handled an input takes the next
+// event off the queue itself and hands the baton — and the input — to the node it is for, so
+// each input costs one hand-over between goroutines instead of two, and none when a node's next
+// input is its own. Exactly one goroutine runs the simulation at any moment either way, and the
+// events run in the same order: the trace is the same as step by step.
 func (s *Sim) RunUntil(t time.Duration) {
-	for !s.done && s.q.len() > 0 && s.q.peek() <= t {
-		if _, ok := s.Step(); !ok {
-			return
+	if s.done {
+		return
+	}
+	s.until = min(t, s.cfg.RunFor)
+	if s.cfg.Engine == Goroutine {
+		s.holder = s.handback
+		if s.runBaton() {
+			<-s.handback // the node that ran out of events hands the run back
+		}
+		if p := s.panicked; p != nil {
+			panic(s.panicMessage(p))
+		}
+	} else {
+		for {
+			e, idx, ok := s.next(s.until)
+			if !ok {
+				break
+			}
+			s.process(e, idx, false)
 		}
 	}
-	if t >= s.cfg.RunFor {
+	if t >= s.cfg.RunFor || s.halted != "" {
 		s.finish()
+	}
+}
+
+// runBaton processes events due by s.until on the goroutine that holds the baton. It returns
+// true when it passed the baton on, false when there was nothing left to do.
+func (s *Sim) runBaton() bool {
+	for {
+		e, idx, ok := s.next(s.until)
+		if !ok {
+			return false
+		}
+		if _, passed := s.process(e, idx, true); passed {
+			return true
+		}
 	}
 }
 
 // Run runs to the end and returns the summary. The goroutines are stopped.
 func (s *Sim) Run() Summary {
-	for {
-		if _, ok := s.Step(); !ok {
-			break
-		}
-	}
+	s.RunUntil(s.cfg.RunFor)
 	return s.Summary()
 }
 
@@ -369,7 +434,7 @@ func (s *Sim) addNote(i int, note string) {
 	}
 }
 
-func (s *Sim) deliver(n *nodeRec, e *event) {
+func (s *Sim) deliver(n *nodeRec, e *event, baton bool) bool {
 	m := s.message(e)
 	reason := network.Delivered
 	if n.down || n.epoch != e.epoch {
@@ -380,11 +445,11 @@ func (s *Sim) deliver(n *nodeRec, e *event) {
 	if reason != network.Delivered {
 		s.met.dropped[e.mkind]++
 		s.emit(Record{Type: RecDrop, Msg: m, Reason: reason})
-		return
+		return false
 	}
 	s.met.delivered[e.mkind]++
 	main := s.emit(Record{Type: RecDeliver, Msg: m})
-	s.call(n, job{kind: callReceive, msg: m}, main)
+	return s.call(n, job{kind: callReceive, msg: m}, main, n.status(), baton)
 }
 
 // message rebuilds the message a deliver event carries.
@@ -393,26 +458,26 @@ func (s *Sim) message(e *event) algo.Message {
 		Value: e.value, Term: e.term, Flag: e.flag}
 }
 
-func (s *Sim) fire(n *nodeRec, e *event) {
+func (s *Sim) fire(n *nodeRec, e *event, baton bool) bool {
 	ts := &n.timers[e.aux]
 	ts.armed, ts.queued = false, false
 	name := ts.name
 	main := s.emit(Record{Type: RecTimer, Node: n.id, Timer: name})
-	s.call(n, job{kind: callTimer, timer: name}, main)
+	return s.call(n, job{kind: callTimer, timer: name}, main, n.status(), baton)
 }
 
-func (s *Sim) boot(n *nodeRec) {
+func (s *Sim) boot(n *nodeRec, baton bool) bool {
 	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
 	main := s.emit(Record{Type: RecBoot, Node: n.id})
-	s.call(n, job{kind: callStart}, main)
+	return s.call(n, job{kind: callStart}, main, n.status(), baton)
 }
 
 // elect asks n to start an election; main is the record of the step that asked, if any.
-func (s *Sim) elect(n *nodeRec, main int) {
+func (s *Sim) elect(n *nodeRec, main int, baton bool) bool {
 	if main < 0 {
 		main = s.emit(Record{Type: RecFault, Node: n.id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{n.id}}})
 	}
-	s.call(n, job{kind: callElect}, main)
+	return s.call(n, job{kind: callElect}, main, n.status(), baton)
 }
 
 // act applies a scenario action.
@@ -523,7 +588,7 @@ func (s *Sim) act(a *Action) {
 				s.q.pushOrd(s.now, s.q.next(classAction), event{kind: evElect, node: n.idx})
 				note("node %d has not booted yet: it will elect once it has", id)
 			default:
-				s.elect(n, main)
+				s.elect(n, main, false)
 			}
 		}
 	}
@@ -552,7 +617,7 @@ func (s *Sim) recover(n *nodeRec, main int) {
 	n.down = false
 	s.mon.recovering(n)
 	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
-	s.callFrom(n, job{kind: callStart}, main, Crashed)
+	s.call(n, job{kind: callStart}, main, Crashed, false)
 }
 
 // --- calling a node -----------------------------------------------------------------------
@@ -573,27 +638,47 @@ type job struct {
 	timer string
 }
 
-// call hands j to n — directly, or through its goroutine — then records what changed.
-func (s *Sim) call(n *nodeRec, j job, main int) {
-	s.callFrom(n, j, main, n.status())
-}
-
-// callFrom is call for a node whose status before the call is before (Crashed for a recovery).
-func (s *Sim) callFrom(n *nodeRec, j job, main int, before Status) {
-	if s.cfg.Engine == Inline {
+// call hands j to n — directly, or through its goroutine — and records what changed; before
+// is n's status before the call (Crashed for a recovery), main the record of the step.
+//
+// With baton, on the goroutine engine, j goes to n's goroutine with the baton: n handles it,
+// records the change and carries on with the run (see RunUntil); call returns true and the
+// caller's turn is over. Otherwise call returns when n has handled j, and false.
+func (s *Sim) call(n *nodeRec, j job, main int, before Status, baton bool) bool {
+	switch {
+	case s.cfg.Engine == Inline:
 		n.dispatch(j)
-	} else {
-		// The channel operations order the memory accesses: the node's goroutine reads job
-		// after the signal, and the scheduler reads what the node did after the hand-back.
-		n.job = j
+	case n.inbox == s.holder:
+		// This goroutine is n's own: no hand-over needed.
+		if p := n.safeDispatch(j); p != nil {
+			panic(s.panicMessage(p))
+		}
+	case baton:
+		n.job, n.baton, n.before, n.main = j, true, before, main
+		s.holder = n.inbox
 		n.inbox <- struct{}{}
-		<-s.handback
+		return true
+	default:
+		// The channel operations order the memory accesses: n's goroutine reads job after the
+		// signal, and this one reads what n did after the reply.
+		me := s.holder
+		n.job, n.baton, n.replyTo = j, false, me
+		n.inbox <- struct{}{}
+		<-me
 		if p := s.panicked; p != nil {
-			panic(fmt.Sprintf("sim: %s node %d panicked at step %d (%s, seed %d): %v",
-				s.cfg.Algorithm.Name, n.id, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p))
+			panic(s.panicMessage(p))
 		}
 	}
 	s.afterCall(n, before, main)
+	return false
+}
+
+func (s *Sim) panicMessage(p any) string {
+	if msg, ok := p.(string); ok && strings.HasPrefix(msg, "sim: ") {
+		return msg // described already
+	}
+	return fmt.Sprintf("sim: %s node panicked at step %d (%s, seed %d): %v",
+		s.cfg.Algorithm.Name, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p)
 }
 
 func (n *nodeRec) dispatch(j job) {
@@ -612,14 +697,42 @@ func (n *nodeRec) dispatch(j job) {
 	}
 }
 
-// serve is a node's goroutine in the goroutine engine: it handles one job at a time and hands
-// back, so that exactly one node runs at a time.
+// serve is a node's goroutine in the goroutine engine. It waits to be handed a job; it handles
+// it and replies to the goroutine that called it — or, handed the baton, carries on with the
+// run until it passes the baton on or runs out of events, when it hands the run back to the
+// goroutine driving it. Either way exactly one goroutine runs the simulation at a time.
 func (s *Sim) serve(n *nodeRec) {
 	defer s.wg.Done()
 	for range n.inbox {
-		s.panicked = n.safeDispatch(n.job)
+		p := n.safeDispatch(n.job)
+		if !n.baton {
+			s.panicked = p
+			n.replyTo <- struct{}{}
+			continue
+		}
+		n.baton = false
+		if p == nil {
+			var passed bool
+			if passed, p = s.carryOn(n); passed {
+				continue
+			}
+		}
+		s.panicked = p
+		s.holder = s.handback
 		s.handback <- struct{}{}
 	}
+}
+
+// carryOn finishes the step n was handed with the baton and runs on. A panic is caught and
+// returned, to be handed to the goroutine driving the run.
+func (s *Sim) carryOn(n *nodeRec) (passed bool, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			passed, panicked = false, p
+		}
+	}()
+	s.afterCall(n, n.before, n.main)
+	return s.runBaton(), nil
 }
 
 func (n *nodeRec) safeDispatch(j job) (panicked any) {

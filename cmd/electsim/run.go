@@ -116,6 +116,9 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 		fmt.Fprintln(stdout)
 		tl.header()
 	}
+	if !cfg.Trace {
+		s.RunUntil(cfg.RunFor) // nothing to show step by step: run in bulk
+	}
 	for {
 		r, ok := s.Step()
 		if !ok {
