@@ -200,13 +200,19 @@ type StepResult struct {
 
 // Step processes the next event and reports what it did. It returns false, and does nothing,
 // once the run has reached its end; the goroutines are stopped then.
-func (s *Sim) Step() (StepResult, bool) {
+func (s *Sim) Step() (StepResult, bool) { return s.StepUntil(s.cfg.RunFor) }
+
+// StepUntil is Step for an event due by time t: it returns false, and does nothing, when no
+// event is due by then. When t is the end of the run or later, the run is then over.
+func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 	if s.done {
 		return StepResult{}, false
 	}
-	e, idx, ok := s.next(s.cfg.RunFor)
+	e, idx, ok := s.next(min(t, s.cfg.RunFor))
 	if !ok {
-		s.finish()
+		if t >= s.cfg.RunFor || s.halted != "" {
+			s.finish()
+		}
 		return StepResult{}, false
 	}
 	res, _ := s.process(e, idx, false)

@@ -39,12 +39,12 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "[flags]", "run an election headless: a timeline and a summary, or --json", runCommand},
+		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
 		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI (not built yet)", notBuilt("tui", "the terminal UI")},
 		{"check", "[flags] --faults LIST", "property checker (not built yet)", notBuilt("check", "the property checker")},
 		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed (not built yet)", notBuilt("bench", "bench")},
-		{"scenarios", "", "list the bundled scenarios (not built yet)", notBuilt("scenarios", "the scenario library")},
-		{"algorithms", "", "list the algorithms with their kinds and parameters (not built yet)", notBuilt("algorithms", "the algorithm list")},
+		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
+		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
 	}
 }
 
@@ -113,13 +113,16 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		name += " " + cmd.name
 		err = cmd.run(args[1:], stdout, stderr, getenv)
 	}
-	var failed *failedError
+	var failed failedError
 	var usage *usageError
+	var reported reportedError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &failed):
 		return exitFailed
+	case errors.As(err, &reported):
+		return exitBadUsage
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "%s: %s\n", name, usage.msg)
 		return exitBadUsage

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/scenarios"
 	"electsim/sim"
 )
 
@@ -143,4 +144,29 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// reportExpectations prints the verdict on each of the scenario's expectations.
+func reportExpectations(w io.Writer, p palette, results []scenarios.Result) {
+	if len(results) == 0 {
+		return
+	}
+	hold := 0
+	for _, r := range results {
+		if r.OK {
+			hold++
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, p.heading(fmt.Sprintf("Expectations — %d of %d hold", hold, len(results))))
+	for _, r := range results {
+		mark, text := p.green("✓"), r.Expectation.String()
+		if !r.OK {
+			mark = p.red("✗")
+			if r.Detail != "" {
+				text += p.red(" — " + r.Detail)
+			}
+		}
+		fmt.Fprintf(w, "  %s %s  %s\n", mark, p.dim(fmt.Sprintf("line %-3d", r.Line)), text)
+	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
 
+	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
 )
@@ -44,16 +46,42 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout io.Writer, usage func(i
 }
 
 func runCommand(args []string, stdout, stderr io.Writer, getenv env) error {
-	return headless("run", defaultConfig(), nil, args, stdout, stderr, getenv)
+	return headless("run", "", args, stdout, stderr, getenv)
 }
 
 func demoCommand(args []string, stdout, stderr io.Writer, getenv env) error {
-	name := "bully-leader-crash"
-	return headless("electsim", demoConfig(), &name, args, stdout, stderr, getenv)
+	return headless("electsim", scenarios.DefaultDemo, args, stdout, stderr, getenv)
 }
 
-// headless runs base with the flags in args applied, and prints it.
-func headless(cmd string, base sim.Config, scenario *string, args []string, stdout, stderr io.Writer, getenv env) error {
+// reportedError is a failure already reported on stderr, line by line.
+type reportedError struct{}
+
+func (reportedError) Error() string { return "reported" }
+
+// loadScenario loads the scenario arg names, reporting every mistake in it on stderr.
+func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error) {
+	sc, err := scenarios.Load(arg)
+	var list scenarios.ErrorList
+	switch {
+	case errors.As(err, &list):
+		for _, e := range list {
+			fmt.Fprintln(stderr, e)
+		}
+		mistakes := "1 mistake"
+		if len(list) > 1 {
+			mistakes = fmt.Sprintf("%d mistakes", len(list))
+		}
+		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, arg)
+		return nil, reportedError{}
+	case err != nil:
+		return nil, usagef("%v", err)
+	}
+	return sc, nil
+}
+
+// headless plays a scenario — the one named on the command line, the bundled demo, or an empty
+// one — with the flags in args applied, and prints it.
+func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlagSet(cmd)
 	var rf runFlags
 	var of outputFlags
@@ -61,20 +89,33 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	of.register(fs)
 	usage := func(w io.Writer) {
 		if cmd == "run" {
-			fmt.Fprintln(w, "Usage: electsim run [flags]\n\nRuns an election headless and prints a timeline (one line per step) and a summary.")
+			fmt.Fprintln(w, "Usage: electsim run [SCENARIO] [flags]\n\nRuns a scenario — a .scn file, or the name of a bundled one (electsim scenarios lists them) —\nor a run the flags describe, and prints a timeline (one line per step), a summary and the\nscenario's expectations. Flags override the scenario's own settings; --at adds actions.")
 		} else {
-			fmt.Fprintln(w, "Usage: electsim [flags]\n\nRuns the default demo — a Bully election whose leader crashes — and prints it.")
+			fmt.Fprintln(w, "Usage: electsim [flags]\n\nPlays the default demo — "+demo+": a Bully election whose leader crashes — and prints it.")
 		}
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
-		fmt.Fprintln(w, "\nExample:\n  electsim run --algo bully --nodes 5 --delay 10ms --at '1s crash 5' --run 2s")
+		fmt.Fprintln(w, "\nExamples:\n  electsim run bully-partition\n  electsim run my-lesson.scn --seed 7 --json\n  electsim run --algo ring --nodes 8 --delay 10ms --at '500ms crash 8' --run 2s")
 	}
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q: scenario files are not built yet; configure the run with flags (see -h)", fs.Arg(0))
+	var sc *scenarios.Scenario
+	var err error
+	switch {
+	case fs.NArg() > 1:
+		return usagef("one scenario at a time, got %q", fs.Args())
+	case fs.NArg() == 1:
+		if sc, err = loadScenario(cmd, fs.Arg(0), stderr); err != nil {
+			return err
+		}
+	case demo != "":
+		if sc, err = scenarios.LoadBundled(demo); err != nil {
+			return err
+		}
+	default:
+		sc = scenarios.New("")
 	}
-	cfg, err := rf.apply(fs, base)
+	cfg, err := rf.apply(fs, sc)
 	if err != nil {
 		return err
 	}
@@ -112,31 +153,34 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	defer s.Close()
 	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
 	if showTimeline {
+		if sc.Title != "" {
+			fmt.Fprintln(stdout, p.bold(sc.Title)+p.dim(" — "+sc.Name))
+		}
 		fmt.Fprintln(stdout, p.bold("electsim · "+describe(cfg)))
 		fmt.Fprintln(stdout)
 		tl.header()
 	}
-	if !cfg.Trace {
-		s.RunUntil(cfg.RunFor) // nothing to show step by step: run in bulk
-	}
-	for {
-		r, ok := s.Step()
-		if !ok {
-			break
-		}
-		if showTimeline {
-			tl.step(r)
-		}
-		if trace != nil {
-			for i := range r.Records {
-				if err := trace.Write(&r.Records[i]); err != nil {
-					return fmt.Errorf("--trace %s: %v", of.trace, err)
+	var writeErr error
+	var step func(sim.StepResult) // nil: nothing to show step by step, so the run goes in bulk
+	if cfg.Trace {
+		step = func(r sim.StepResult) {
+			if showTimeline {
+				tl.step(r)
+			}
+			if trace != nil && writeErr == nil {
+				for i := range r.Records {
+					if writeErr = trace.Write(&r.Records[i]); writeErr != nil {
+						break
+					}
 				}
 			}
 		}
 	}
+	sum, results := scenarios.Play(s, sc.Expects, step)
+	if writeErr != nil {
+		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
+	}
 	tl.flush()
-	sum := s.Summary()
 	if sum.Halted != "" {
 		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), sum.Halted)
 	}
@@ -152,7 +196,13 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 	}
 	switch {
 	case of.json:
-		return writeJSON(stdout, summaryJSON(scenario, sum))
+		var name *string
+		if sc.Name != "" {
+			name = &sc.Name
+		}
+		if err := writeJSON(stdout, summaryJSON(name, sum, results)); err != nil {
+			return err
+		}
 	case of.trace == "-":
 		// stdout carries the trace alone
 	default:
@@ -160,6 +210,12 @@ func headless(cmd string, base sim.Config, scenario *string, args []string, stdo
 			fmt.Fprintln(stdout)
 		}
 		report(stdout, p, cfg, sum)
+		reportExpectations(stdout, p, results)
+	}
+	for _, r := range results {
+		if !r.OK {
+			return failedError{}
+		}
 	}
 	return nil
 }

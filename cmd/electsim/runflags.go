@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -71,8 +70,10 @@ func (b *boolFlag) String() string {
 func (b *boolFlag) Type() string     { return "" }
 func (b *boolFlag) IsBoolFlag() bool { return true }
 
-// apply returns base with the given flags applied, or a usage error naming the flag.
-func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error) {
+// apply returns the run sc describes with the given flags applied, or a usage error naming the
+// flag (or the line of sc that the flags make wrong).
+func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config, error) {
+	base := sc.Config()
 	cfg := base
 	cfg.Params = algo.Params{}
 	for k, v := range base.Params {
@@ -169,12 +170,16 @@ func (f *runFlags) apply(fs *pflag.FlagSet, base sim.Config) (sim.Config, error)
 	}
 	cfg.Actions = append([]sim.Action(nil), base.Actions...)
 	members := scenarios.NewMembers(cfg.IDs)
-	for _, a := range base.Actions {
-		for _, id := range actionIDs(a) {
+	for _, a := range sc.Actions {
+		for _, id := range actionIDs(a.Action) {
 			if !slices.Contains(cfg.IDs, id) {
-				return cfg, usagef("the default demo's action 'at %s %s' names node %d, which the nodes you chose (%s) leave out; configure a run of your own with electsim run",
-					algo.FormatDuration(a.At), a, id, members)
+				return cfg, usagef("%s.scn:%d: at %s %s names node %d, which the nodes you chose (%s) leave out",
+					sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, id, members)
 			}
+		}
+		if a.At > cfg.RunFor {
+			return cfg, usagef("%s.scn:%d: at %s %s comes after the end of the run you chose (%s)",
+				sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, algo.FormatDuration(cfg.RunFor))
 		}
 	}
 	for _, text := range f.ats {
@@ -250,25 +255,6 @@ func describe(cfg sim.Config) string {
 	}
 	parts = append(parts, "run "+algo.FormatDuration(cfg.RunFor), cfg.Engine.String()+" engine")
 	return strings.Join(parts, " · ")
-}
-
-// defaultConfig is a run with no flags: Bully on five nodes with the defaults of DESIGN §2.
-func defaultConfig() sim.Config {
-	a, _ := algo.Lookup("bully")
-	return sim.DefaultConfig(a, 5)
-}
-
-// demoConfig is the default demo: Bully on five nodes, whose leader crashes at 1s.
-func demoConfig() sim.Config {
-	cfg := defaultConfig()
-	cfg.RunFor = 2 * time.Second
-	cfg.Seed = 42
-	cfg.Actions = []sim.Action{
-		{At: 0, Op: sim.Say, Text: "Five nodes boot; each starts a Bully election. The highest id, 5, should win."},
-		{At: time.Second, Op: sim.Say, Text: "Node 5, the leader, crashes. Who notices first, and who takes over?"},
-		{At: time.Second, Op: sim.Crash, Nodes: []algo.ID{5}},
-	}
-	return cfg
 }
 
 // actionIDs lists the nodes an action names.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"electsim/algo"
+	"electsim/scenarios"
 	"electsim/sim"
 )
 
@@ -113,7 +114,7 @@ type expectationJSON struct {
 func msOf[D ~int64](d D) float64 { return float64(d) / 1e6 }
 
 // summaryJSON builds the --json object of a finished run.
-func summaryJSON(scenario *string, sum sim.Summary) runJSON {
+func summaryJSON(scenario *string, sum sim.Summary, results []scenarios.Result) runJSON {
 	out := runJSON{
 		Scenario: scenario, Algorithm: sum.Algorithm, Engine: sum.Engine.String(), IDs: sum.IDs,
 		Seed: sum.Seed, EndMS: msOf(sum.End), Steps: sum.Steps,
@@ -141,6 +142,10 @@ func summaryJSON(scenario *string, sum sim.Summary) runJSON {
 	}
 	for _, r := range sum.Recoveries {
 		out.Metrics.RecoveriesMS = append(out.Metrics.RecoveriesMS, msOf(r))
+	}
+	for _, r := range results {
+		out.Expectations = append(out.Expectations, expectationJSON{Line: r.Line, Text: r.Expectation.String(),
+			OK: r.OK, Detail: r.Detail})
 	}
 	for _, v := range sum.Violations {
 		nodes := v.Nodes

@@ -1,0 +1,240 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"electsim/algo"
+	"electsim/sim"
+)
+
+// ExpectKind is what an expectation is about.
+type ExpectKind uint8
+
+// The kinds of expectation (DESIGN §5).
+const (
+	ExpectLeader   ExpectKind = iota + 1 // expect leader N [by T]
+	ExpectHolds                          // expect PROPERTY; expect no split-brain
+	ExpectViolated                       // expect violation PROPERTY; expect split-brain
+	ExpectMessages                       // expect messages KIND [=|<=|>=] N
+)
+
+// Expectation is an `expect` line: what the scenario's author says the run will show.
+type Expectation struct {
+	Line int
+	Kind ExpectKind
+
+	Leader algo.ID       // ExpectLeader
+	By     time.Duration // ExpectLeader: the time it is checked at; -1 for the end of the run
+
+	Property string // ExpectHolds, ExpectViolated
+
+	MsgKind string // ExpectMessages: counted as sent
+	Op      string // "=", "<=" or ">="
+	Count   int64
+}
+
+// String writes the expectation in its canonical form: "expect leader 4 by 500ms",
+// "expect no split-brain", "expect messages ELECTION <= 10".
+func (e Expectation) String() string {
+	switch e.Kind {
+	case ExpectLeader:
+		s := "expect leader " + strconv.Itoa(int(e.Leader))
+		if e.By >= 0 {
+			s += " by " + algo.FormatDuration(e.By)
+		}
+		return s
+	case ExpectHolds:
+		if e.Property == sim.AtMostOneLeader {
+			return "expect no split-brain"
+		}
+		return "expect " + e.Property
+	case ExpectViolated:
+		if e.Property == sim.AtMostOneLeader {
+			return "expect split-brain"
+		}
+		return "expect violation " + e.Property
+	case ExpectMessages:
+		s := "expect messages " + e.MsgKind + " "
+		if e.Op != "=" {
+			s += e.Op + " "
+		}
+		return s + strconv.FormatInt(e.Count, 10)
+	}
+	return "expect ?"
+}
+
+// Properties lists the properties an expectation can name.
+func Properties() []string {
+	return []string{sim.AtMostOneLeader, sim.OneLeaderPerTerm, sim.Agreement}
+}
+
+// Result is the verdict on one expectation.
+type Result struct {
+	Expectation
+	OK     bool
+	Detail string // why it failed, or what was seen
+}
+
+// Checker evaluates a scenario's expectations on a run. The run must pause at every time Next
+// gives for CheckUntil; Play does all of this.
+type Checker struct {
+	exps    []Expectation
+	results []Result
+	due     []int // indices of `leader N by T` expectations not yet checked, soonest first
+}
+
+// NewChecker returns a checker of exps.
+func NewChecker(exps []Expectation) *Checker {
+	c := &Checker{exps: exps, results: make([]Result, len(exps))}
+	for i, e := range exps {
+		c.results[i].Expectation = e
+		if e.Kind == ExpectLeader && e.By >= 0 {
+			c.due = append(c.due, i)
+		}
+	}
+	slices.SortStableFunc(c.due, func(a, b int) int { return int(exps[a].By - exps[b].By) })
+	return c
+}
+
+// Next returns the time of the next check that has to be made during the run, and whether there
+// is one: the run must process every event up to that time, and no further, then CheckUntil.
+func (c *Checker) Next() (time.Duration, bool) {
+	if len(c.due) == 0 {
+		return 0, false
+	}
+	return c.exps[c.due[0]].By, true
+}
+
+// CheckUntil checks the expectations due by t; the run has processed every event up to t and
+// none after.
+func (c *Checker) CheckUntil(s *sim.Sim, t time.Duration) {
+	for len(c.due) > 0 && c.exps[c.due[0]].By <= t {
+		i := c.due[0]
+		c.due = c.due[1:]
+		c.results[i].OK, c.results[i].Detail = leaderCheck(s, c.exps[i].Leader, c.exps[i].By)
+	}
+}
+
+// Play runs s to its end, checking exps on the way, and returns the summary and the verdicts.
+// With step, the run goes step by step with every step handed to it; without, it goes in bulk.
+func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summary, []Result) {
+	c := NewChecker(exps)
+	end := s.Config().RunFor
+	for {
+		t, pending := c.Next()
+		limit := end
+		if pending && t < end {
+			limit = t
+		}
+		if step == nil {
+			s.RunUntil(limit)
+		} else if r, ok := s.StepUntil(limit); ok {
+			step(r)
+			continue
+		}
+		if !pending || s.Done() && s.Now() < t {
+			break
+		}
+		c.CheckUntil(s, t)
+	}
+	s.RunUntil(end)
+	sum := s.Summary()
+	return sum, c.Finish(s, sum)
+}
+
+// leaderCheck reports whether every live node names leader, which is live and leads.
+func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
+	var wrong []string
+	leads := false
+	for _, n := range s.Nodes() {
+		if n.Status == sim.Crashed {
+			if n.ID == leader {
+				return false, fmt.Sprintf("at %s node %d is crashed", algo.FormatDuration(at), leader)
+			}
+			continue
+		}
+		if n.ID == leader && n.Status == sim.Leader {
+			leads = true
+		}
+		if n.Leader != leader {
+			who := "no leader"
+			if n.Leader != 0 {
+				who = strconv.Itoa(int(n.Leader))
+			}
+			wrong = append(wrong, fmt.Sprintf("%d names %s", n.ID, who))
+		}
+	}
+	switch {
+	case len(wrong) > 0:
+		return false, fmt.Sprintf("at %s %s", algo.FormatDuration(at), strings.Join(wrong, ", "))
+	case !leads:
+		return false, fmt.Sprintf("at %s every node names %d, but it is not a leader", algo.FormatDuration(at), leader)
+	}
+	return true, ""
+}
+
+// Finish checks the remaining expectations on the finished run and returns every verdict, in
+// the order of the file.
+func (c *Checker) Finish(s *sim.Sim, sum sim.Summary) []Result {
+	c.CheckUntil(s, sum.End)
+	for i, e := range c.exps {
+		r := &c.results[i]
+		switch e.Kind {
+		case ExpectLeader:
+			if e.By < 0 {
+				r.OK = sum.Leader == e.Leader
+				if !r.OK {
+					r.Detail = "at the end " + describeLeader(sum)
+				}
+			}
+		case ExpectHolds, ExpectViolated:
+			p, known := sum.Property(e.Property)
+			holds := known && p.Holds
+			r.OK = holds == (e.Kind == ExpectHolds)
+			if !r.OK {
+				r.Detail = propertyDetail(sum, e.Property, holds)
+			}
+		case ExpectMessages:
+			sent, _, _ := sum.Count(e.MsgKind)
+			switch e.Op {
+			case "=":
+				r.OK = sent == e.Count
+			case "<=":
+				r.OK = sent <= e.Count
+			case ">=":
+				r.OK = sent >= e.Count
+			}
+			r.Detail = fmt.Sprintf("%d sent", sent)
+		}
+	}
+	return slices.Clone(c.results)
+}
+
+func describeLeader(sum sim.Summary) string {
+	if sum.Leader != 0 {
+		return fmt.Sprintf("every live node names %d", sum.Leader)
+	}
+	for _, v := range sum.Violations {
+		if v.Property == sim.Agreement {
+			return v.Detail
+		}
+	}
+	return "no leader is agreed"
+}
+
+func propertyDetail(sum sim.Summary, property string, holds bool) string {
+	if holds {
+		return property + " held throughout"
+	}
+	var parts []string
+	for _, v := range sum.Violations {
+		if v.Property == property {
+			parts = append(parts, strings.TrimPrefix(v.String(), property+" "))
+		}
+	}
+	return property + " violated: " + strings.Join(parts, "; ")
+}

@@ -1,0 +1,70 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"electsim/algo"
+	"electsim/sim"
+)
+
+// Format writes s as a canonical scenario file: every directive, one per line, then the
+// actions, then the expectations. Comments are not kept. Parse(Format(s)) equals s.
+func Format(s *Scenario) string {
+	var b strings.Builder
+	line := func(directive, value string) { fmt.Fprintf(&b, "%-7s %s\n", directive, value) }
+	if s.Title != "" {
+		line("title", formatText(s.Title))
+	}
+	line("algo", s.Algorithm)
+	if s.Contig {
+		line("nodes", strconv.Itoa(len(s.IDs)))
+	} else {
+		ids := make([]string, len(s.IDs))
+		for i, id := range s.IDs {
+			ids[i] = strconv.Itoa(int(id))
+		}
+		line("ids", strings.Join(ids, " "))
+	}
+	line("seed", strconv.FormatUint(s.Seed, 10))
+	line("delay", s.Delay.String())
+	line("drop", sim.FormatPercent(s.Drop))
+	fifo := "on"
+	if !s.FIFO {
+		fifo = "off"
+	}
+	line("fifo", fifo)
+	if info, err := s.Info(); err == nil {
+		for _, p := range s.Params {
+			param, _ := info.Param(p.Key)
+			line("set", p.Key+" "+algo.FormatValue(param.Kind, p.Value))
+		}
+	}
+	line("run", algo.FormatDuration(s.RunFor))
+	if len(s.Actions) > 0 {
+		b.WriteString("\n")
+	}
+	for _, a := range s.Actions {
+		at := algo.FormatDuration(a.At)
+		if a.At == 0 {
+			at = "0ms"
+		}
+		fmt.Fprintf(&b, "at %-7s %s\n", at, a.Action)
+	}
+	if len(s.Expects) > 0 {
+		b.WriteString("\n")
+	}
+	for _, e := range s.Expects {
+		b.WriteString(e.String() + "\n")
+	}
+	return b.String()
+}
+
+// formatText writes a title as it reads back: bare, or quoted when it would not survive bare.
+func formatText(s string) string {
+	if s != strings.TrimSpace(s) || strings.ContainsAny(s, "#\"\n\r") || strings.HasPrefix(s, "\"") {
+		return strconv.Quote(s)
+	}
+	return s
+}

@@ -1,0 +1,400 @@
+package scenarios
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// MaxNodes is the most nodes a scenario may have: enough for the 100,000-node benchmarks, with
+// room, and within what a goroutine per node fits in memory.
+const MaxNodes = 200_000
+
+// ErrorList is every mistake in a scenario file, in the order of the file.
+type ErrorList []*Error
+
+// Error writes one mistake per line.
+func (l ErrorList) Error() string {
+	lines := make([]string, len(l))
+	for i, e := range l {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// directives lists the words a line can start with, for error messages.
+const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, set, run, at, expect"
+
+// Parse reads a scenario. file names it in errors, and gives the scenario its name (the base
+// name without .scn). Every mistake is reported, as an ErrorList, each with its line and
+// column and what was expected; a scenario with mistakes is not returned.
+func Parse(file string, src []byte) (*Scenario, error) {
+	sc := New(strings.TrimSuffix(filepath.Base(file), ".scn"))
+	p := &fileParser{file: file, sc: sc, seen: map[string]int{}}
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+
+	// First the directives that say what the run is, wherever they are: the actions and
+	// expectations are checked against them.
+	var later []*parser
+	for i, text := range lines {
+		lp, err := newParser(text, i+1, nil)
+		if err != nil {
+			p.errs = append(p.errs, err)
+			continue
+		}
+		t := lp.peek()
+		if t == nil {
+			continue // blank, or a comment
+		}
+		if t.kind != tWord {
+			lp.fail(t, "expected a directive (%s), got %q", directives, t.text)
+			p.collect(lp)
+			continue
+		}
+		switch t.text {
+		case "set", "at", "expect":
+			later = append(later, lp)
+			continue
+		}
+		p.header(lp)
+		p.collect(lp)
+	}
+	info, err := algo.Lookup(sc.Algorithm)
+	if err != nil {
+		info = nil // reported where the algo line is
+	}
+	members := NewMembers(sc.IDs)
+	for _, lp := range later {
+		lp.members = members
+		switch lp.next().text {
+		case "set":
+			p.set(lp, info)
+		case "at":
+			p.at(lp)
+		case "expect":
+			p.expect(lp, info)
+		}
+		p.collect(lp)
+	}
+	if len(p.errs) > 0 {
+		slices.SortStableFunc(p.errs, func(a, b *Error) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Col - b.Col
+		})
+		for _, e := range p.errs {
+			e.File = file
+		}
+		return nil, p.errs
+	}
+	return sc, nil
+}
+
+// fileParser holds what is known of the scenario while its lines are read.
+type fileParser struct {
+	file    string
+	sc      *Scenario
+	seen    map[string]int // directive → the line it was first given on
+	runLine int
+	errs    ErrorList
+}
+
+// collect keeps the error the line parser stopped at, if any.
+func (p *fileParser) collect(lp *parser) {
+	if lp.err != nil {
+		p.errs = append(p.errs, lp.err)
+	}
+}
+
+// once reports whether directive may be given on this line: it fails a second one.
+func (p *fileParser) once(lp *parser, t *token) bool {
+	key := t.text
+	if key == "ids" {
+		key = "nodes" // nodes and ids say the same thing
+	}
+	if first, ok := p.seen[key]; ok {
+		if key == "nodes" {
+			lp.fail(t, "the nodes are given already, at line %d: give them once, with nodes or ids", first)
+		} else {
+			lp.fail(t, "%s given twice (first at line %d)", t.text, first)
+		}
+		return false
+	}
+	p.seen[key] = lp.line
+	return true
+}
+
+// header reads a directive that describes the run.
+func (p *fileParser) header(lp *parser) {
+	t := lp.next()
+	sc := p.sc
+	switch t.text {
+	case "title":
+		if p.once(lp, t) {
+			sc.Title = lp.text()
+			if sc.Title == "" && lp.err != nil {
+				lp.err.Msg = "expected the scenario's title, such as title Bully: the leader crashes"
+			}
+		}
+	case "algo":
+		a := lp.word("an algorithm (" + strings.Join(algo.Names(), ", ") + ")")
+		if a != nil && p.once(lp, t) {
+			if _, err := algo.Lookup(a.text); err != nil {
+				lp.fail(a, "%v", err)
+			}
+			sc.Algorithm = a.text
+		}
+	case "nodes":
+		n := lp.word("a number of nodes, such as nodes 5")
+		if n != nil && p.once(lp, t) {
+			v, err := strconv.Atoi(n.text)
+			if err != nil || v < 1 || v > MaxNodes {
+				lp.fail(n, "expected a number of nodes from 1 to %d, got %q", MaxNodes, n.text)
+				return
+			}
+			sc.IDs, sc.Contig = contiguous(v), true
+		}
+	case "ids":
+		if !p.once(lp, t) {
+			return
+		}
+		var ids []algo.ID
+		seen := map[algo.ID]bool{}
+		for u := lp.next(); u != nil && lp.err == nil; u = lp.next() {
+			if u.kind == tComma {
+				continue
+			}
+			id := lp.node(u)
+			if lp.err != nil {
+				return
+			}
+			if seen[id] {
+				lp.fail(u, "node %d is named twice: ids are distinct", id)
+				return
+			}
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		switch {
+		case lp.err != nil:
+		case len(ids) == 0:
+			lp.fail(nil, "expected node ids in ring order, such as ids 3 7 1 9 4")
+		case len(ids) > MaxNodes:
+			lp.fail(t, "at most %d nodes", MaxNodes)
+		default:
+			sc.IDs, sc.Contig = ids, false
+		}
+	case "seed":
+		n := lp.word("a seed, such as seed 42")
+		if n != nil && p.once(lp, t) {
+			v, err := strconv.ParseUint(n.text, 10, 64)
+			if err != nil {
+				lp.fail(n, "expected a whole number from 0 to 18446744073709551615, got %q", n.text)
+			}
+			sc.Seed = v
+		}
+	case "delay":
+		if u := lp.peek(); u != nil && strings.Contains(u.text, "->") {
+			lp.fail(u, "the delay of one link is an action: write it as at 0ms delay %s ...", u.text)
+			return
+		}
+		d := lp.word("a delay such as 10ms or 5ms..15ms")
+		if d != nil && p.once(lp, t) {
+			lo, hi, err := algo.ParseRange(d.text)
+			if err != nil {
+				lp.fail(d, "%v", err)
+			}
+			sc.Delay = network.Delay{Min: lo, Max: hi}
+		}
+	case "drop":
+		if u := lp.peek(); u != nil && strings.Contains(u.text, "->") {
+			lp.fail(u, "the loss of one link is an action: write it as at 0ms drop %s ...", u.text)
+			return
+		}
+		if p.once(lp, t) {
+			sc.Drop = lp.percent()
+		}
+	case "fifo":
+		v := lp.word("on or off")
+		if v != nil && p.once(lp, t) {
+			switch v.text {
+			case "on", "off":
+				sc.FIFO = v.text == "on"
+			default:
+				lp.fail(v, "expected on or off, got %q", v.text)
+			}
+		}
+	case "run":
+		if !p.once(lp, t) {
+			return
+		}
+		d := lp.duration("how much virtual time to simulate, such as run 2s")
+		if lp.err == nil && d <= 0 {
+			lp.failAt(t.col+len("run")+1, "expected a positive duration, such as run 2s")
+		}
+		sc.RunFor, p.runLine = d, lp.line
+	default:
+		lp.fail(t, "unknown directive %q (expected %s)", t.text, directives)
+		return
+	}
+	lp.end()
+}
+
+// set reads `set KEY VALUE`.
+func (p *fileParser) set(lp *parser, info *algo.Info) {
+	k := lp.word("a parameter and its value, such as set timeout 200ms")
+	if k == nil {
+		return
+	}
+	v := lp.word("the value of " + k.text)
+	if v == nil || info == nil {
+		return
+	}
+	if _, ok := info.Param(k.text); !ok {
+		lp.fail(k, "%s has no parameter %q (its parameters are %s)", info.Name, k.text, strings.Join(info.ParamKeys(), ", "))
+		return
+	}
+	for _, s := range p.sc.Params {
+		if s.Key == k.text {
+			lp.fail(k, "%s is set twice", k.text)
+			return
+		}
+	}
+	val, err := info.ParseParam(k.text, v.text)
+	if err != nil {
+		lp.fail(v, "%v", err)
+		return
+	}
+	p.sc.Params = append(p.sc.Params, Setting{Key: k.text, Value: val})
+	lp.end()
+}
+
+// at reads `at TIME ACTION`.
+func (p *fileParser) at(lp *parser) {
+	t := lp.peek()
+	when := lp.duration("a time, such as at 300ms crash 5")
+	if lp.err != nil {
+		return
+	}
+	a := lp.action()
+	if lp.err != nil {
+		return
+	}
+	a.At = when
+	if when > p.sc.RunFor {
+		lp.fail(t, "at %s is after the end of the run (%s%s); lengthen the run or move the action",
+			algo.FormatDuration(when), algo.FormatDuration(p.sc.RunFor), p.runAt())
+		return
+	}
+	p.sc.Actions = append(p.sc.Actions, Step{Action: a, Line: lp.line})
+}
+
+func (p *fileParser) runAt() string {
+	if p.runLine == 0 {
+		return ", the default"
+	}
+	return fmt.Sprintf(", set at line %d", p.runLine)
+}
+
+// expect reads an `expect` line.
+func (p *fileParser) expect(lp *parser, info *algo.Info) {
+	forms := "leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, " +
+		strings.Join(Properties(), ", ") + ", violation PROPERTY"
+	t := lp.word("what you expect: " + forms)
+	if t == nil {
+		return
+	}
+	e := Expectation{Line: lp.line, By: -1}
+	switch t.text {
+	case "leader":
+		e.Kind = ExpectLeader
+		n := lp.word("the node you expect to lead, such as expect leader 4 by 500ms")
+		if n == nil {
+			return
+		}
+		e.Leader = lp.node(n)
+		if u := lp.peek(); u != nil && u.kind == tWord && u.text == "by" {
+			lp.next()
+			at := lp.peek()
+			e.By = lp.duration("a time, such as by 500ms")
+			if lp.err == nil && e.By > p.sc.RunFor {
+				lp.fail(at, "by %s is after the end of the run (%s%s)", algo.FormatDuration(e.By),
+					algo.FormatDuration(p.sc.RunFor), p.runAt())
+			}
+		}
+	case "split-brain":
+		e.Kind, e.Property = ExpectViolated, sim.AtMostOneLeader
+	case "no":
+		u := lp.word("split-brain")
+		if u == nil {
+			return
+		}
+		if u.text != "split-brain" {
+			lp.fail(u, "expected no split-brain, got no %s", u.text)
+			return
+		}
+		e.Kind, e.Property = ExpectHolds, sim.AtMostOneLeader
+	case "violation":
+		u := lp.word("a property (" + strings.Join(Properties(), ", ") + ")")
+		if u == nil {
+			return
+		}
+		e.Kind, e.Property = ExpectViolated, u.text
+		p.property(lp, u, info)
+	case "messages":
+		e.Kind, e.Op = ExpectMessages, "="
+		k := lp.word("a message kind, such as expect messages ELECTION 10")
+		if k == nil {
+			return
+		}
+		e.MsgKind = k.text
+		if info != nil && !slices.Contains(info.Kinds, k.text) {
+			lp.fail(k, "%s sends no %s (its kinds are %s)", info.Name, k.text, strings.Join(info.Kinds, ", "))
+			return
+		}
+		if u := lp.peek(); u != nil && (u.text == "=" || u.text == "<=" || u.text == ">=") {
+			e.Op = lp.next().text
+		}
+		n := lp.word("a count, such as expect messages ELECTION <= 10")
+		if n == nil {
+			return
+		}
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if err != nil || v < 0 {
+			lp.fail(n, "expected a count (=, <= or >= then a whole number), got %q", n.text)
+			return
+		}
+		e.Count = v
+	default:
+		e.Kind, e.Property = ExpectHolds, t.text
+		if !slices.Contains(Properties(), t.text) {
+			lp.fail(t, "unknown expectation %q (expected %s)", t.text, forms)
+			return
+		}
+		p.property(lp, t, info)
+	}
+	if lp.err != nil {
+		return
+	}
+	lp.end()
+	if lp.err == nil {
+		p.sc.Expects = append(p.sc.Expects, e)
+	}
+}
+
+// property checks that the property named by t exists and applies to the algorithm.
+func (p *fileParser) property(lp *parser, t *token, info *algo.Info) {
+	switch {
+	case !slices.Contains(Properties(), t.text):
+		lp.fail(t, "unknown property %q (expected %s)", t.text, strings.Join(Properties(), ", "))
+	case t.text == sim.OneLeaderPerTerm && info != nil && !info.Terms:
+		lp.fail(t, "%s has no terms, so %s does not apply to it", info.Name, t.text)
+	}
+}

@@ -1,0 +1,96 @@
+package scenarios
+
+import (
+	"slices"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// Scenario is a parsed scenario file: the run it describes, what happens during it, and what
+// its author expects. Parse fills in the defaults of DESIGN §2 for the directives a file leaves
+// out, and Format writes every directive, so that Parse(Format(s)) equals s.
+type Scenario struct {
+	Name  string // what it is called: the bundled name, or the file's name without .scn
+	Title string
+
+	Algorithm string    // a registered algorithm's name
+	IDs       []algo.ID // in ring order
+	Contig    bool      // the ids are 1..n, written `nodes n`
+	Seed      uint64
+	Delay     network.Delay
+	Drop      float64 // percent
+	FIFO      bool
+	Params    []Setting // in the order given
+	RunFor    time.Duration
+
+	Actions []Step        // in the order given; times never decrease
+	Expects []Expectation // in the order given
+}
+
+// Setting is a `set KEY VALUE` line.
+type Setting struct {
+	Key   string
+	Value algo.Value
+}
+
+// Step is an `at TIME ACTION` line: the action, and the line it came from (0 when it was made
+// by a program, not read from a file).
+type Step struct {
+	sim.Action
+	Line int
+}
+
+// Defaults of a scenario that leaves a directive out (DESIGN §2).
+const (
+	DefaultAlgorithm = "bully"
+	DefaultNodes     = 5
+	DefaultSeed      = 1
+)
+
+// New returns a scenario with every default: Bully on nodes 1..5, seed 1, delay 5ms..15ms, no
+// loss, FIFO links, a run of 5s.
+func New(name string) *Scenario {
+	n := network.DefaultConfig()
+	return &Scenario{
+		Name: name, Algorithm: DefaultAlgorithm, IDs: contiguous(DefaultNodes), Contig: true,
+		Seed: DefaultSeed, Delay: n.Delay, Drop: n.Drop * 100, FIFO: n.FIFO, RunFor: sim.DefaultRunFor,
+	}
+}
+
+func contiguous(n int) []algo.ID {
+	ids := make([]algo.ID, n)
+	for i := range ids {
+		ids[i] = algo.ID(i + 1)
+	}
+	return ids
+}
+
+// Info returns the scenario's algorithm.
+func (s *Scenario) Info() (*algo.Info, error) { return algo.Lookup(s.Algorithm) }
+
+// Config returns the run the scenario describes. The scenario must have parsed without errors.
+func (s *Scenario) Config() sim.Config {
+	info, err := s.Info()
+	if err != nil {
+		panic("scenarios: Config of a scenario that did not parse: " + err.Error())
+	}
+	params := algo.Params{}
+	for _, p := range s.Params {
+		params[p.Key] = p.Value
+	}
+	actions := make([]sim.Action, len(s.Actions))
+	for i, a := range s.Actions {
+		actions[i] = a.Action
+	}
+	return sim.Config{
+		Algorithm: info, IDs: slices.Clone(s.IDs), Params: params, Seed: s.Seed,
+		Network: network.Config{Delay: s.Delay, Drop: s.Drop / 100, FIFO: s.FIFO},
+		Actions: actions, RunFor: s.RunFor,
+	}
+}
+
+// Members returns the scenario's nodes, for checking the ids an action names.
+func (s *Scenario) Members() *Members { return NewMembers(s.IDs) }
