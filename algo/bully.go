@@ -87,7 +87,7 @@ func timingWarnings(c *Cluster, heartbeat, timeout, answer time.Duration, answer
 			FormatDuration(answer), FormatDuration(c.MaxDelay), answerKind))
 	}
 	if timeout <= heartbeat+c.MaxDelay {
-		w = append(w, fmt.Sprintf("timeout %s is not more than heartbeat %s + the max delay %s: followers will suspect a leader that is alive",
+		w = append(w, fmt.Sprintf("timeout %s is not more than heartbeat %s + the max delay %s: followers may suspect a leader that is alive when a delay rises",
 			FormatDuration(timeout), FormatDuration(heartbeat), FormatDuration(c.MaxDelay)))
 	}
 	return w

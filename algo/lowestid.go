@@ -99,7 +99,11 @@ func (l *LowestID) Elect(env Env) {
 		}
 		return
 	}
+	before := l.st
 	l.choose(env, "asked to elect: lowest-id has no elections, I look at my view again")
+	if l.st == before && env.Tracing() {
+		env.Note("asked to elect: lowest-id has no elections; my view still says %d leads", l.st.Leader)
+	}
 }
 
 // heartbeat: "Every node sends HEARTBEAT to every other node each heartbeat."

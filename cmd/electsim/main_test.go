@@ -136,6 +136,17 @@ func TestDemoGolden(t *testing.T) {
 	golden(t, "demo.golden", out)
 }
 
+// Bundled scenarios played by name: timeline, narration, summary and expectations.
+func TestScenarioGoldens(t *testing.T) {
+	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain"} {
+		code, out, errOut := call("run", name)
+		if code != 0 || errOut != "" {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
+		}
+		golden(t, name+".golden", out)
+	}
+}
+
 // A run configured entirely by flags, with --all: every step shown.
 func TestRunFlagsGolden(t *testing.T) {
 	code, out, errOut := call("run", "--nodes", "3", "--delay", "10ms", "--run", "400ms", "--seed", "3",
@@ -384,5 +395,60 @@ func TestTraceIntoLinksAndDevices(t *testing.T) {
 		if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&os.ModeDevice == 0 {
 			t.Fatalf("/dev/full is no longer a device: %v %v", fi, err)
 		}
+	}
+}
+
+// A scenario file with several mistakes: every one reported at its line and column, nothing
+// run, exit 2.
+func TestScenarioMistakesGolden(t *testing.T) {
+	code, out, errOut := call("run", "testdata/mistakes.scn")
+	if code != 2 || out != "" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	golden(t, "mistakes.golden", errOut)
+}
+
+// A failing expectation: the run completes, the verdict shows ✗ with what was seen, and the
+// exit code is 1 — in the human report and in --json. Flags override the file; --at adds.
+func TestExpectationFailsExitOne(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "wrong.scn")
+	src := "algo bully\nnodes 3\ndelay 10ms\nrun 1s\nat 500ms crash 3\nexpect leader 3\nexpect messages ELECTION <= 100\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := call("run", path, "--quiet")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(out, "Expectations — 1 of 2 hold") ||
+		!strings.Contains(out, "✗ line 6    expect leader 3 — at the end every live node names 2") ||
+		!strings.Contains(out, "✓ line 7    expect messages ELECTION <= 100") {
+		t.Errorf("report:\n%s", out)
+	}
+	code, out, _ = call("run", path, "--json")
+	var v struct {
+		Scenario     string `json:"scenario"`
+		Expectations []struct {
+			Line   int    `json:"line"`
+			Text   string `json:"text"`
+			OK     bool   `json:"ok"`
+			Detail string `json:"detail"`
+		} `json:"expectations"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 1 {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if v.Scenario != "wrong" || len(v.Expectations) != 2 || v.Expectations[0].OK || v.Expectations[0].Line != 6 ||
+		v.Expectations[0].Text != "expect leader 3" || v.Expectations[0].Detail != "at the end every live node names 2" {
+		t.Errorf("json: %+v", v)
+	}
+	// Recover 3 with --at, and the file's expectation holds: exit 0.
+	if code, out, _ := call("run", path, "--quiet", "--at", "800ms recover 3"); code != 0 {
+		t.Errorf("with --at '800ms recover 3': exit %d\n%s", code, out)
+	}
+	// --nodes overrides the file, and the file's crash 3 still fits.
+	if code, out, _ := call("run", path, "--json", "--nodes", "4"); code != 1 || !strings.Contains(out, `"ids":[1,2,3,4]`) {
+		t.Errorf("with --nodes 4: exit %d\n%s", code, out)
 	}
 }

@@ -43,7 +43,7 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 		inFlight := sum.Sent[i] - sum.Delivered[i] - sum.Dropped[i]
 		row("", fmt.Sprintf("%-*s %9d %10d %8d %10d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i], inFlight))
 	}
-	row("elections", fmt.Sprintf("%d started · a node became leader %s", sum.Elections, plural(sum.LeaderChanges, "time")))
+	row("elections", fmt.Sprintf("a node became a candidate %s · a leader %s", plural(sum.Elections, "time"), plural(sum.LeaderChanges, "time")))
 	first := "no leader was ever agreed by every live node"
 	if sum.FirstLeader >= 0 {
 		first = "first agreed leader at " + fmtDur(sum.FirstLeader)

@@ -1,0 +1,93 @@
+package scenarios
+
+import (
+	"reflect"
+	"testing"
+
+	"electsim/sim"
+)
+
+// Every bundled scenario parses, runs on both engines, and all its expectations hold.
+func TestLibrary(t *testing.T) {
+	names := Bundled()
+	if len(names) == 0 {
+		t.Fatal("the bundled library is empty")
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			sc, err := LoadBundled(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Title == "" || len(sc.Expects) == 0 {
+				t.Errorf("a bundled scenario needs a title and expectations: %q, %d", sc.Title, len(sc.Expects))
+			}
+			says := 0
+			for _, a := range sc.Actions {
+				if a.Op == sim.Say {
+					says++
+				}
+			}
+			if says == 0 {
+				t.Error("a bundled scenario is narrated: it has no say")
+			}
+			for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
+				cfg := sc.Config()
+				cfg.Engine = e
+				s, err := sim.New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, results := Play(s, sc.Expects, nil)
+				for _, r := range results {
+					if !r.OK {
+						t.Errorf("%s: line %d: %s — %s", e, r.Line, r.Expectation, r.Detail)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The default demo is in the library.
+func TestDefaultDemoIsBundled(t *testing.T) {
+	if _, err := LoadBundled(DefaultDemo); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Parse(Format(s)) == s over the library.
+func TestLibraryRoundTrip(t *testing.T) {
+	for _, name := range Bundled() {
+		sc, err := LoadBundled(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := Format(sc)
+		back, err := Parse(name+".scn", []byte(text))
+		if err != nil {
+			t.Fatalf("%s: the formatted text does not parse:\n%v\n%s", name, err, text)
+		}
+		if !reflect.DeepEqual(withoutLines(back), withoutLines(sc)) {
+			t.Errorf("%s: round trip changed the scenario:\n got %#v\nwant %#v", name, back, sc)
+		}
+		if again := Format(back); again != text {
+			t.Errorf("%s: Format is not stable:\n%s\nthen\n%s", name, text, again)
+		}
+	}
+}
+
+// withoutLines returns a copy of sc without the source lines of its actions and expectations:
+// where things were in a file is not part of the scenario, and Format does not keep comments.
+func withoutLines(sc *Scenario) *Scenario {
+	c := *sc
+	c.Actions = append([]Step(nil), sc.Actions...)
+	c.Expects = append([]Expectation(nil), sc.Expects...)
+	for i := range c.Actions {
+		c.Actions[i].Line = 0
+	}
+	for i := range c.Expects {
+		c.Expects[i].Line = 0
+	}
+	return &c
+}
