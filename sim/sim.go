@@ -174,6 +174,27 @@ func New(cfg Config) (*Sim, error) {
 	return s, nil
 }
 
+// Schedule adds an action to the run, at a.At — as if it had been a line of the scenario: it
+// happens before anything else due at that instant that the run scheduled itself. a.At must not
+// be before the current time, nor after the end of the run. The TUI schedules what its user
+// does this way, just after the current time, so that a session saved with those actions
+// replays to the same trace.
+func (s *Sim) Schedule(a Action) error {
+	if s.done {
+		return fmt.Errorf("the run is over")
+	}
+	if a.At < s.now || a.At > s.cfg.RunFor {
+		return fmt.Errorf("%s: the time %s is not between now (%s) and the end of the run (%s)",
+			a, algo.FormatDuration(a.At), algo.FormatDuration(s.now), algo.FormatDuration(s.cfg.RunFor))
+	}
+	if err := a.validate(func(id algo.ID) bool { return s.indexOf(id) >= 0 }); err != nil {
+		return err
+	}
+	s.actions = append(s.actions, a)
+	s.q.push(a.At, classAction, event{kind: evAction, aux: int32(len(s.actions) - 1)})
+	return nil
+}
+
 // indexOf returns the index of node id, or -1.
 func (s *Sim) indexOf(id algo.ID) int32 {
 	if s.byID != nil {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"electsim/scenarios"
 )
 
 func main() {
@@ -40,7 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
-		{"tui", "[SCENARIO] [flags]", "the interactive terminal UI (not built yet)", notBuilt("tui", "the terminal UI")},
+		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
 		{"check", "[flags] --faults LIST", "property checker (not built yet)", notBuilt("check", "the property checker")},
 		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed (not built yet)", notBuilt("bench", "bench")},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
@@ -97,8 +99,13 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		topUsage(stdout)
 		return exitOK
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
-		// Bare electsim, with or without run flags: the default demo.
-		err = demoCommand(args, stdout, stderr, getenv)
+		// Bare electsim, with or without run flags: the default demo — in the TUI on a
+		// terminal, headless otherwise.
+		if wantsTUI(args, stdout) {
+			err = interactive("electsim", scenarios.DefaultDemo, args, stdout, stderr, getenv)
+		} else {
+			err = demoCommand(args, stdout, stderr, getenv)
+		}
 	default:
 		var cmd *command
 		for _, c := range commands() {
@@ -150,7 +157,8 @@ func topUsage(w io.Writer) {
 	fmt.Fprintln(w, `electsim — an educational simulator of leader-election algorithms
 
 Usage:
-  electsim [flags]               the default demo (a Bully election whose leader crashes)`)
+  electsim [flags]               the default demo (a Bully election whose leader crashes): the
+                                 terminal UI on a terminal, headless otherwise`)
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  electsim %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
 	}

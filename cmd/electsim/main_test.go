@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+
 	"bytes"
+	"electsim/algo"
 	"encoding/json"
 	"flag"
 	"os"
@@ -54,7 +56,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the whole line on stderr
 	}{
-		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of bully, ring, lowest-id)`},
+		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
 		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
@@ -93,7 +95,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, scenarios, algorithms; see electsim -h)`},
 		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
-		{[]string{"tui"}, "electsim tui: the terminal UI is not built yet; `electsim run` is"},
+		{[]string{"tui"}, "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash plays it headless"},
 		{[]string{"check"}, "electsim check: the property checker is not built yet; `electsim run` is"},
 	}
 	for _, tt := range tests {

@@ -14,7 +14,7 @@ import (
 
 // report prints the human summary of a finished run.
 func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
-	fmt.Fprintln(w, p.heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
+	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
 		sum.Algorithm, plural(len(sum.IDs), "node"), fmtDur(sum.End), plural(sum.Steps, "step"))))
 	row := func(label, text string) { fmt.Fprintf(w, "  %-12s %s\n", label, text) }
 
@@ -26,11 +26,11 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	}
 	switch {
 	case sum.Leader != 0:
-		row("leader", p.status(sim.Leader, "★ "+id(sum.Leader))+" — every live node names it")
+		row("leader", p.Status(sim.Leader, "★ "+id(sum.Leader))+" — every live node names it")
 	case live == 0:
-		row("leader", p.red("none")+" — every node is crashed")
+		row("leader", p.Red("none")+" — every node is crashed")
 	default:
-		row("leader", p.red("none agreed")+" — the live nodes do not all name one live leader")
+		row("leader", p.Red("none agreed")+" — the live nodes do not all name one live leader")
 	}
 	row("nodes", nodesLine(p, sum.Nodes))
 
@@ -38,7 +38,7 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	for _, k := range sum.Kinds {
 		width = max(width, len(k))
 	}
-	row("messages", p.dim(fmt.Sprintf("%-*s %9s %10s %8s %10s", width, "kind", "sent", "delivered", "dropped", "in flight")))
+	row("messages", p.Dim(fmt.Sprintf("%-*s %9s %10s %8s %10s", width, "kind", "sent", "delivered", "dropped", "in flight")))
 	for i, k := range sum.Kinds {
 		inFlight := sum.Sent[i] - sum.Delivered[i] - sum.Dropped[i]
 		row("", fmt.Sprintf("%-*s %9d %10d %8d %10d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i], inFlight))
@@ -61,11 +61,11 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	for _, pr := range sum.Properties {
 		switch {
 		case !pr.Applies:
-			props = append(props, p.dim("– "+pr.Name+" (no terms)"))
+			props = append(props, p.Dim("– "+pr.Name+" (no terms)"))
 		case pr.Holds:
-			props = append(props, p.green("✓ "+pr.Name))
+			props = append(props, p.Green("✓ "+pr.Name))
 		default:
-			props = append(props, p.red("✗ "+pr.Name))
+			props = append(props, p.Red("✗ "+pr.Name))
 		}
 	}
 	row("properties", strings.Join(props, "   "))
@@ -74,7 +74,7 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 		if i == 0 {
 			label = "violations"
 		}
-		row(label, p.red(v.String()))
+		row(label, p.Red(v.String()))
 	}
 }
 
@@ -100,7 +100,7 @@ func nodesLine(p palette, nodes []sim.NodeView) string {
 	if len(nodes) <= 16 {
 		var parts []string
 		for _, n := range nodes {
-			parts = append(parts, p.status(n.Status, id(n.ID)+" "+describe(n)))
+			parts = append(parts, p.Status(n.Status, id(n.ID)+" "+describe(n)))
 		}
 		return strings.Join(parts, "  ")
 	}
@@ -120,7 +120,7 @@ func nodesLine(p palette, nodes []sim.NodeView) string {
 	}
 	var parts []string
 	for _, d := range order {
-		parts = append(parts, p.status(status[d], fmt.Sprintf("%d× %s", count[d], d)))
+		parts = append(parts, p.Status(status[d], fmt.Sprintf("%d× %s", count[d], d)))
 	}
 	return strings.Join(parts, "  ")
 }
@@ -158,15 +158,15 @@ func reportExpectations(w io.Writer, p palette, results []scenarios.Result) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.heading(fmt.Sprintf("Expectations — %d of %d hold", hold, len(results))))
+	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Expectations — %d of %d hold", hold, len(results))))
 	for _, r := range results {
-		mark, text := p.green("✓"), r.Expectation.String()
+		mark, text := p.Green("✓"), r.Expectation.String()
 		if !r.OK {
-			mark = p.red("✗")
+			mark = p.Red("✗")
 			if r.Detail != "" {
-				text += p.red(" — " + r.Detail)
+				text += p.Red(" — " + r.Detail)
 			}
 		}
-		fmt.Fprintf(w, "  %s %s  %s\n", mark, p.dim(fmt.Sprintf("line %-3d", r.Line)), text)
+		fmt.Fprintf(w, "  %s %s  %s\n", mark, p.Dim(fmt.Sprintf("line %-3d", r.Line)), text)
 	}
 }

@@ -154,9 +154,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
 	if showTimeline {
 		if sc.Title != "" {
-			fmt.Fprintln(stdout, p.bold(sc.Title)+p.dim(" — "+sc.Name))
+			fmt.Fprintln(stdout, p.Bold(sc.Title)+p.Dim(" — "+sc.Name))
 		}
-		fmt.Fprintln(stdout, p.bold("electsim · "+describe(cfg)))
+		fmt.Fprintln(stdout, p.Bold("electsim · "+describe(cfg)))
 		fmt.Fprintln(stdout)
 		tl.header()
 	}

@@ -28,31 +28,31 @@ func (p palette) sgr(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func (p palette) dim(s string) string     { return p.sgr("2", s) }
-func (p palette) bold(s string) string    { return p.sgr("1", s) }
-func (p palette) red(s string) string     { return p.sgr("31", s) }
-func (p palette) green(s string) string   { return p.sgr("32", s) }
-func (p palette) fault(s string) string   { return p.sgr("1;35", s) }
-func (p palette) say(s string) string     { return p.sgr("3;32", s) }
-func (p palette) heading(s string) string { return p.sgr("1;4", s) }
+func (p palette) Dim(s string) string     { return p.sgr("2", s) }
+func (p palette) Bold(s string) string    { return p.sgr("1", s) }
+func (p palette) Red(s string) string     { return p.sgr("31", s) }
+func (p palette) Green(s string) string   { return p.sgr("32", s) }
+func (p palette) Fault(s string) string   { return p.sgr("1;35", s) }
+func (p palette) Say(s string) string     { return p.sgr("3;32", s) }
+func (p palette) Heading(s string) string { return p.sgr("1;4", s) }
 
 // kind colours a message kind by its place in the algorithm's list; routine kinds are dim.
-func (p palette) kind(s string, index int, routine bool) string {
+func (p palette) Kind(s string, index int, routine bool) string {
 	if routine {
-		return p.dim(s)
+		return p.Dim(s)
 	}
 	codes := []string{"36", "34", "33", "35", "32", "96", "94"}
 	return p.sgr(codes[index%len(codes)], s)
 }
 
-func (p palette) status(st sim.Status, s string) string {
+func (p palette) Status(st sim.Status, s string) string {
 	switch st {
 	case sim.Leader:
 		return p.sgr("1;33", s)
 	case sim.Candidate:
 		return p.sgr("36", s)
 	case sim.Crashed:
-		return p.red(s)
+		return p.Red(s)
 	case sim.Paused:
 		return p.sgr("35", s)
 	}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"golang.org/x/term"
+
+	"electsim/scenarios"
+	"electsim/tui"
+)
+
+// tuiCommand opens the interactive terminal UI on a scenario (the default demo without one).
+func tuiCommand(args []string, stdout, stderr io.Writer, getenv env) error {
+	return interactive("tui", scenarios.DefaultDemo, args, stdout, stderr, getenv)
+}
+
+// interactive runs the TUI: a scenario named in args, or demo, with the run flags applied.
+func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, getenv env) error {
+	fs := newFlagSet(cmd)
+	var rf runFlags
+	rf.register(fs)
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: electsim tui [SCENARIO] [flags]\n\nPlays a scenario — a .scn file or a bundled one, the default demo without one — in the\nterminal, step by step or at a speed, with the faults at your fingertips. ? shows the keys.")
+		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintln(w, "\nKeys: space play/pause · →/l step · ←/h step back · +/- speed · tab/j/k/1-9 select node ·\nc crash · r recover · p pause/resume · e elect · : command · s save session · / filter ·\nR restart · ? help · q quit")
+	}
+	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
+		return err
+	}
+	var sc *scenarios.Scenario
+	var err error
+	switch {
+	case fs.NArg() > 1:
+		return usagef("one scenario at a time, got %q", fs.Args())
+	case fs.NArg() == 1:
+		if sc, err = loadScenario(cmd, fs.Arg(0), stderr); err != nil {
+			return err
+		}
+	default:
+		if sc, err = scenarios.LoadBundled(demo); err != nil {
+			return err
+		}
+	}
+	cfg, err := rf.apply(fs, sc)
+	if err != nil {
+		return err
+	}
+	out, ok := stdout.(*os.File)
+	if !ok || !term.IsTerminal(int(out.Fd())) {
+		return usagef("the terminal UI needs a terminal; electsim run %s plays it headless", sc.Name)
+	}
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+	}
+	m, err := tui.New(tui.Options{Scenario: sc, Config: cfg, Output: out,
+		NoColor: rf.noColor || getenv("NO_COLOR") != ""})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	defer m.Close()
+	// The program restores the terminal on every way out: q, ctrl+c, a signal, a panic.
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out)).Run(); err != nil {
+		return fmt.Errorf("the terminal UI failed: %v", err)
+	}
+	if err := m.Err(); err != nil {
+		panic(err.Error()) // a bug: the guard reports it in one line, the terminal is restored
+	}
+	return nil
+}
+
+// wantsTUI reports whether bare electsim, with args, should open the TUI: on a terminal, unless
+// a flag asks for headless output.
+func wantsTUI(args []string, stdout io.Writer) bool {
+	out, ok := stdout.(*os.File)
+	if !ok || !term.IsTerminal(int(out.Fd())) || !term.IsTerminal(int(os.Stdin.Fd())) {
+		return false
+	}
+	return !slices.ContainsFunc(args, func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		return strings.HasPrefix(a, "-") && slices.Contains([]string{"json", "quiet", "q", "all", "trace", "svg", "mermaid", "shiviz"}, name)
+	})
+}

@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"electsim/sim"
+)
+
+// styles holds every lipgloss style of the TUI, made for one renderer: colour, or none at all
+// (NO_COLOR, --no-color). Colours adapt to light and dark terminals; every status also has a
+// glyph, so nothing depends on colour.
+type styles struct {
+	r *lipgloss.Renderer
+
+	title, dim, bold, reverse, help  lipgloss.Style
+	banner, breakBar, narration      lipgloss.Style
+	errText, okText, border, heading lipgloss.Style
+	leader, candidate, follower      lipgloss.Style
+	crashed, paused, fault, say      lipgloss.Style
+	kinds                            []lipgloss.Style
+}
+
+func newStyles(r *lipgloss.Renderer, noColor bool) styles {
+	if noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
+	st := styles{
+		r:         r,
+		title:     r.NewStyle().Bold(true),
+		dim:       r.NewStyle().Faint(true),
+		bold:      r.NewStyle().Bold(true),
+		reverse:   r.NewStyle().Reverse(true),
+		help:      r.NewStyle().Foreground(c("#6c6c6c", "#8a8a8a")),
+		banner:    r.NewStyle().Bold(true).Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#c0392b")),
+		breakBar:  r.NewStyle().Bold(true).Foreground(c("#000000", "#000000")).Background(c("#f1c40f", "#f1c40f")),
+		narration: r.NewStyle().Italic(true).Foreground(c("#1e6b3a", "#7bd88f")),
+		errText:   r.NewStyle().Foreground(c("#b00020", "#ff6b6b")),
+		okText:    r.NewStyle().Foreground(c("#1e6b3a", "#7bd88f")),
+		border:    r.NewStyle().Foreground(c("#b0b0b0", "#585858")),
+		heading:   r.NewStyle().Bold(true).Underline(true),
+		leader:    r.NewStyle().Bold(true).Foreground(c("#a65e00", "#ffd75f")),
+		candidate: r.NewStyle().Foreground(c("#005f87", "#5fd7ff")),
+		follower:  r.NewStyle(),
+		crashed:   r.NewStyle().Foreground(c("#b00020", "#ff6b6b")),
+		paused:    r.NewStyle().Foreground(c("#7a2a9a", "#d787ff")),
+		fault:     r.NewStyle().Bold(true).Foreground(c("#8b1a8b", "#ff87d7")),
+		say:       r.NewStyle().Italic(true).Foreground(c("#1e6b3a", "#7bd88f")),
+	}
+	for _, col := range []lipgloss.AdaptiveColor{c("#005f87", "#5fd7ff"), c("#1b4fbf", "#87afff"),
+		c("#8a6a00", "#ffd787"), c("#8b1a8b", "#ff87d7"), c("#1e6b3a", "#87d787"), c("#006b6b", "#5fffff")} {
+		st.kinds = append(st.kinds, r.NewStyle().Foreground(col))
+	}
+	return st
+}
+
+// status returns the style of a node status.
+func (st styles) status(s sim.Status) lipgloss.Style {
+	switch s {
+	case sim.Leader:
+		return st.leader
+	case sim.Candidate:
+		return st.candidate
+	case sim.Crashed:
+		return st.crashed
+	case sim.Paused:
+		return st.paused
+	}
+	return st.follower
+}
+
+// styler adapts styles to export.Styler, for the event log.
+type styler struct{ st *styles }
+
+func (s styler) Dim(x string) string   { return s.st.dim.Render(x) }
+func (s styler) Red(x string) string   { return s.st.errText.Render(x) }
+func (s styler) Fault(x string) string { return s.st.fault.Render(x) }
+func (s styler) Say(x string) string   { return s.st.say.Render(x) }
+func (s styler) Kind(x string, i int, routine bool) string {
+	if routine || i < 0 {
+		return s.st.dim.Render(x)
+	}
+	return s.st.kinds[i%len(s.st.kinds)].Render(x)
+}
+func (s styler) Status(st sim.Status, x string) string { return s.st.status(st).Render(x) }
+
+// glyph is the mark of a node status, readable without colour.
+func glyph(s sim.Status) string {
+	switch s {
+	case sim.Leader:
+		return "★"
+	case sim.Candidate:
+		return "◆"
+	case sim.Crashed:
+		return "✗"
+	case sim.Paused:
+		return "⏸"
+	}
+	return "●"
+}
