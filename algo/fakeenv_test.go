@@ -38,6 +38,7 @@ type fakeEnv struct {
 	ops     []timerOp
 	notes   []string
 	Pending map[string]time.Duration // armed timers: name → the duration they were set with
+	Disk    map[string]uint64        // stable storage: a test keeps it across a "crash"
 }
 
 var _ Env = (*fakeEnv)(nil)
@@ -50,7 +51,15 @@ func newFakeEnv(t testing.TB, self ID, tracing bool) *fakeEnv {
 		tracing: tracing,
 		rng:     rand.New(rand.NewPCG(uint64(self), 0x5eed)),
 		Pending: map[string]time.Duration{},
+		Disk:    map[string]uint64{},
 	}
+}
+
+func (e *fakeEnv) Store(key string, v uint64) { e.Disk[key] = v }
+
+func (e *fakeEnv) Load(key string) (uint64, bool) {
+	v, ok := e.Disk[key]
+	return v, ok
 }
 
 func (e *fakeEnv) Now() time.Duration { return e.now }

@@ -57,11 +57,18 @@ type Env interface {
 	// Note records why the node did what it did in this step ("no OK within 50ms → I am the
 	// coordinator"). The TUI and traces show it beside the state change it explains.
 	Note(format string, args ...any)
+	// Store writes v under key on the node's stable storage. Unlike everything else a node
+	// holds, it survives a crash, as a disk would: an algorithm that must not forget a promise
+	// across a crash — Raft's term and vote — keeps it there.
+	Store(key string, v uint64)
+	// Load reads what Store last wrote under key; ok is false if nothing was.
+	Load(key string) (v uint64, ok bool)
 }
 
 // Node is one participant's state machine. The engine calls exactly one method at a time.
 type Node interface {
-	// Start boots the node, or restarts it after a crash; its state is fresh either way.
+	// Start boots the node, or restarts it after a crash; its state is fresh either way, and
+	// only what it put on stable storage (Env.Store) is there to Load.
 	Start(env Env)
 	// Receive handles a message delivered by the network.
 	Receive(env Env, m Message)

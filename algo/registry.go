@@ -83,7 +83,7 @@ func (a *Info) IsRoutine(kind string) bool {
 
 // Algorithms returns every registered algorithm, in the order they are taught.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo()}
+	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo()}
 }
 
 // Names returns the registered algorithms' names.

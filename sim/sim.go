@@ -57,6 +57,7 @@ type nodeRec struct {
 	timers []timerSlot
 	held   []int32 // slab indices of inputs that arrived while paused, in order
 	rng    *rand.Rand
+	disk   map[string]uint64 // the node's stable storage: a crash does not touch it
 	env    nodeEnv
 
 	// goroutine engine: a signal on inbox says job is ready. With baton set, the node carries
@@ -839,6 +840,18 @@ func (e *nodeEnv) Rand() *rand.Rand {
 }
 
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }
+
+func (e *nodeEnv) Store(key string, v uint64) {
+	if e.n.disk == nil {
+		e.n.disk = map[string]uint64{}
+	}
+	e.n.disk[key] = v
+}
+
+func (e *nodeEnv) Load(key string) (uint64, bool) {
+	v, ok := e.n.disk[key]
+	return v, ok
+}
 
 func (e *nodeEnv) Note(format string, args ...any) {
 	if e.s.tracing {
