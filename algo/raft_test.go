@@ -28,7 +28,13 @@ func raftCluster(t testing.TB, params Params) *Cluster {
 // raftParams parses key=value pairs with Raft's parameter descriptions.
 func raftParams(t testing.TB, kv ...string) Params {
 	t.Helper()
-	info, err := Lookup("raft")
+	return algoParams(t, "raft", kv...)
+}
+
+// algoParams parses key=value pairs with the parameter descriptions of algorithm name.
+func algoParams(t testing.TB, name string, kv ...string) Params {
+	t.Helper()
+	info, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,11 +69,30 @@ type Info struct {
 	Routine []string // kinds that are background traffic (heartbeats): folded in timelines
 	Params  []Param
 	Terms   bool // whether it has terms, so one-leader-per-term applies
+	// TermWord is what a state's term is called in descriptions: "term" when empty; a lease's
+	// term is its fencing "token".
+	TermWord string
 	// New constructs node id of the cluster. The cluster's parameters have been validated.
 	New func(id ID, c *Cluster) Node
 	// Warnings lists the timing assumptions of the algorithm that the cluster's parameters and
 	// delays break. Breaking them is allowed: it is half the lesson.
 	Warnings func(c *Cluster) []string
+	// Validate, if set, says why the algorithm cannot run on the cluster (too few nodes, say).
+	Validate func(c *Cluster) error
+	// Roles, if set, names the nodes that are not candidates for leadership — a lease's lock
+	// service and resource — by what they are. The leader properties and metrics leave them out.
+	Roles func(c *Cluster) map[ID]string
+	// Monitors are the algorithm's own properties, beyond those every run is judged by.
+	Monitors []Monitor
+}
+
+// Monitor is a property an algorithm brings with it, judged on the messages its nodes send.
+type Monitor struct {
+	Property string // its name in summaries, expectations and the checker: "no-stale-write"
+	Help     string // what it promises, in one sentence
+	// Watch returns a fresh judge for one run. The engine shows it every message sent, in
+	// order; it returns broken when one breaks the property, with the nodes involved and why.
+	Watch func() func(m Message) (broken bool, nodes []ID, detail string)
 }
 
 // IsRoutine reports whether kind is background traffic for this algorithm.
@@ -83,7 +102,7 @@ func (a *Info) IsRoutine(kind string) bool {
 
 // Algorithms returns every registered algorithm, in the order they are taught.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo()}
+	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo()}
 }
 
 // Names returns the registered algorithms' names.

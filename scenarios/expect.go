@@ -67,9 +67,22 @@ func (e Expectation) String() string {
 	return "expect ?"
 }
 
-// Properties lists the properties an expectation can name.
-func Properties() []string {
-	return []string{sim.AtMostOneLeader, sim.OneLeaderPerTerm, sim.Agreement}
+// Properties lists the properties an expectation can name: those every run is judged by, and
+// the algorithm's own (info may be nil: then all algorithms').
+func Properties(info *algo.Info) []string {
+	props := []string{sim.AtMostOneLeader, sim.OneLeaderPerTerm, sim.Agreement}
+	infos := []*algo.Info{info}
+	if info == nil {
+		infos = algo.Algorithms()
+	}
+	for _, a := range infos {
+		for _, m := range a.Monitors {
+			if !slices.Contains(props, m.Property) {
+				props = append(props, m.Property)
+			}
+		}
+	}
+	return props
 }
 
 // Result is the verdict on one expectation.
@@ -146,6 +159,9 @@ func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summar
 	return sum, c.Finish(s, sum)
 }
 
+// maxListed is how many wrong nodes a failed leader expectation lists.
+const maxListed = 6
+
 // leaderCheck reports whether every live node names leader, which is live and leads.
 func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
 	var wrong []string
@@ -156,6 +172,9 @@ func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
 				return false, fmt.Sprintf("at %s node %d is crashed", algo.FormatDuration(at), leader)
 			}
 			continue
+		}
+		if n.Role != "" {
+			continue // the lock service or the resource: not a candidate, it names nobody
 		}
 		if n.ID == leader && n.Status == sim.Leader {
 			leads = true
@@ -169,6 +188,8 @@ func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
 		}
 	}
 	switch {
+	case len(wrong) > maxListed:
+		return false, fmt.Sprintf("at %s %s and %d more nodes", algo.FormatDuration(at), strings.Join(wrong[:maxListed], ", "), len(wrong)-maxListed)
 	case len(wrong) > 0:
 		return false, fmt.Sprintf("at %s %s", algo.FormatDuration(at), strings.Join(wrong, ", "))
 	case !leads:

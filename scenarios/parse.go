@@ -306,7 +306,7 @@ func (p *fileParser) runAt() string {
 // expect reads an `expect` line.
 func (p *fileParser) expect(lp *parser, info *algo.Info) {
 	forms := "leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, " +
-		strings.Join(Properties(), ", ") + ", violation PROPERTY"
+		strings.Join(Properties(info), ", ") + ", violation PROPERTY"
 	t := lp.word("what you expect: " + forms)
 	if t == nil {
 		return
@@ -342,7 +342,7 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 		}
 		e.Kind, e.Property = ExpectHolds, sim.AtMostOneLeader
 	case "violation":
-		u := lp.word("a property (" + strings.Join(Properties(), ", ") + ")")
+		u := lp.word("a property (" + strings.Join(Properties(info), ", ") + ")")
 		if u == nil {
 			return
 		}
@@ -374,7 +374,7 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 		e.Count = v
 	default:
 		e.Kind, e.Property = ExpectHolds, t.text
-		if !slices.Contains(Properties(), t.text) {
+		if !slices.Contains(Properties(nil), t.text) {
 			lp.fail(t, "unknown expectation %q (expected %s)", t.text, forms)
 			return
 		}
@@ -392,9 +392,11 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 // property checks that the property named by t exists and applies to the algorithm.
 func (p *fileParser) property(lp *parser, t *token, info *algo.Info) {
 	switch {
-	case !slices.Contains(Properties(), t.text):
-		lp.fail(t, "unknown property %q (expected %s)", t.text, strings.Join(Properties(), ", "))
+	case !slices.Contains(Properties(nil), t.text):
+		lp.fail(t, "unknown property %q (expected %s)", t.text, strings.Join(Properties(info), ", "))
 	case t.text == sim.OneLeaderPerTerm && info != nil && !info.Terms:
 		lp.fail(t, "%s has no terms, so %s does not apply to it", info.Name, t.text)
+	case info != nil && !slices.Contains(Properties(info), t.text):
+		lp.fail(t, "%s is a property of another algorithm; %s is judged by %s", t.text, info.Name, strings.Join(Properties(info), ", "))
 	}
 }

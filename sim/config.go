@@ -80,8 +80,14 @@ func (c *Config) Validate() error {
 	if err := c.Network.Validate(); err != nil {
 		return err
 	}
-	if _, err := algo.NewCluster(c.IDs, 0, nil); err != nil {
+	cl, err := algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
+	if err != nil {
 		return err
+	}
+	if c.Algorithm.Validate != nil {
+		if err := c.Algorithm.Validate(cl); err != nil {
+			return err
+		}
 	}
 	for _, key := range c.Params.Keys() {
 		if _, ok := c.Algorithm.Param(key); !ok {

@@ -78,9 +78,14 @@ func (m *metrics) kind(k string) int {
 	return len(m.kinds) - 1
 }
 
-// monitor watches every state change for the properties and the leader metrics.
+// monitor watches every state change for the properties and the leader metrics. Nodes with a
+// role (a lease's lock service and resource) are not candidates: it leaves them out.
 type monitor struct {
-	s *Sim
+	s    *Sim
+	role []string // by node index: "" for a candidate for leadership
+
+	// the algorithm's own properties, each judging every message sent
+	watchers []watcher
 
 	// at-most-one-leader: live (not crashed) nodes whose status is Leader; a paused leader
 	// counts, since it still believes.
@@ -104,9 +109,27 @@ type monitor struct {
 	violations []Violation
 }
 
+// watcher is one of the algorithm's own monitors in a run.
+type watcher struct {
+	property string
+	judge    func(algo.Message) (bool, []algo.ID, string)
+}
+
 func (m *monitor) init(s *Sim) {
 	m.s = s
 	m.live = len(s.nodes)
+	m.role = make([]string, len(s.nodes))
+	if s.cfg.Algorithm.Roles != nil {
+		for id, r := range s.cfg.Algorithm.Roles(s.cluster) {
+			if i := s.indexOf(id); i >= 0 && r != "" {
+				m.role[i] = r
+				m.live--
+			}
+		}
+	}
+	for _, mon := range s.cfg.Algorithm.Monitors {
+		m.watchers = append(m.watchers, watcher{mon.Property, mon.Watch()})
+	}
 	m.belief = make([]int32, len(s.nodes))
 	m.firstAgreed = -1
 	m.leaderCrashedAt = -1
@@ -115,8 +138,22 @@ func (m *monitor) init(s *Sim) {
 	}
 }
 
+// sent shows a message just sent to the algorithm's own monitors.
+func (m *monitor) sent(msg algo.Message) {
+	for _, w := range m.watchers {
+		if broken, nodes, detail := w.judge(msg); broken {
+			slices.Sort(nodes)
+			m.violations = append(m.violations, Violation{Property: w.property, From: m.s.now, To: m.s.now,
+				Nodes: nodes, Detail: detail})
+		}
+	}
+}
+
 // changed is called after node n's state went from old to st (n is live).
 func (m *monitor) changed(n *nodeRec, old, st algo.State) {
+	if m.role[n.idx] != "" {
+		return // not a candidate for leadership
+	}
 	now := m.s.now
 	if st.Status == algo.Candidate && (old.Status != algo.Candidate || st.Term != old.Term) {
 		m.s.met.elections++
@@ -158,7 +195,7 @@ func (m *monitor) leaderUp(n *nodeRec) {
 		// n is among the leaders already: its new state is recorded before the monitor runs.
 		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
 		for i := range m.s.nodes {
-			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader {
+			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader && m.role[i] == "" {
 				m.split.Nodes = append(m.split.Nodes, x.id)
 			}
 		}
@@ -195,7 +232,7 @@ func (m *monitor) unbelieve(id algo.ID) {
 // valid reports whether every live node names node i, which is live and leads.
 func (m *monitor) valid(i int32) bool {
 	n := &m.s.nodes[i]
-	return !n.down && n.last.Status == algo.Leader && int(m.belief[i]) == m.live
+	return !n.down && n.last.Status == algo.Leader && int(m.belief[i]) == m.live && m.role[i] == ""
 }
 
 // recheck updates the agreed leader after node n changed. If every live node agrees, they all
@@ -207,11 +244,11 @@ func (m *monitor) recheck(n *nodeRec) {
 	}
 	if m.agreed == 0 {
 		var cand algo.ID
-		if n != nil && !n.down {
+		if n != nil && !n.down && m.role[n.idx] == "" {
 			cand = n.last.Leader
 		} else {
 			for i := range m.s.nodes {
-				if !m.s.nodes[i].down {
+				if !m.s.nodes[i].down && m.role[i] == "" {
 					cand = m.s.nodes[i].last.Leader
 					break
 				}
@@ -239,6 +276,9 @@ func (m *monitor) recheck(n *nodeRec) {
 
 // crashed is called when node n has just crashed; old is the state it had.
 func (m *monitor) crashed(n *nodeRec, old algo.State) {
+	if m.role[n.idx] != "" {
+		return
+	}
 	if old.Status == algo.Leader {
 		m.leaders--
 		if m.leaderCrashedAt < 0 {
@@ -253,6 +293,9 @@ func (m *monitor) crashed(n *nodeRec, old algo.State) {
 
 // recovering is called when node n comes back, before it boots.
 func (m *monitor) recovering(n *nodeRec) {
+	if m.role[n.idx] != "" {
+		return
+	}
 	m.live++
 	m.recheck(n)
 }

@@ -879,6 +879,9 @@ func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message) {
 	m.From, m.To = n.id, to
 	k := s.met.kind(m.Kind)
 	s.met.sent[k]++
+	if s.mon.watchers != nil {
+		s.mon.sent(m)
+	}
 	at, reason := s.net.Send(s.now, n.id, to)
 	if reason != network.Delivered {
 		s.met.dropped[k]++

@@ -17,6 +17,7 @@ type NodeView struct {
 	Status Status
 	Leader algo.ID // the leader it believes in, 0 if none
 	Term   uint64
+	Role   string // what a node that is not a candidate for leadership is: "lock service"
 }
 
 // Nodes returns every node's current view, ascending by id.
@@ -24,7 +25,7 @@ func (s *Sim) Nodes() []NodeView {
 	out := make([]NodeView, len(s.nodes))
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		out[i] = NodeView{ID: n.id, Status: n.status(), Leader: n.last.Leader, Term: n.last.Term}
+		out[i] = NodeView{ID: n.id, Status: n.status(), Leader: n.last.Leader, Term: n.last.Term, Role: s.mon.role[i]}
 	}
 	return out
 }
@@ -33,7 +34,7 @@ func (s *Sim) Nodes() []NodeView {
 func (s *Sim) Leaders() []algo.ID {
 	var out []algo.ID
 	for i := range s.nodes {
-		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader {
+		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader && s.mon.role[i] == "" {
 			out = append(out, n.id)
 		}
 	}
@@ -147,7 +148,11 @@ func (s *Sim) Summary() Summary {
 		sum.Violations = append(sum.Violations, s.disagreement())
 	}
 	sort.SliceStable(sum.Violations, func(i, j int) bool { return sum.Violations[i].From < sum.Violations[j].From })
-	for _, p := range []string{AtMostOneLeader, OneLeaderPerTerm, Agreement} {
+	props := []string{AtMostOneLeader, OneLeaderPerTerm, Agreement}
+	for _, mon := range s.cfg.Algorithm.Monitors {
+		props = append(props, mon.Property)
+	}
+	for _, p := range props {
 		pr := Property{Name: p, Applies: p != OneLeaderPerTerm || s.cfg.Algorithm.Terms, Holds: true}
 		if p == Agreement {
 			pr.Holds = sum.Leader != 0 // so far: every live node names one live leader now
@@ -168,7 +173,7 @@ func (s *Sim) disagreement() Violation {
 	var named []algo.ID
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		if n.down {
+		if n.down || s.mon.role[i] != "" {
 			continue
 		}
 		if _, ok := byLeader[n.last.Leader]; !ok {

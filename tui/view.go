@@ -177,6 +177,13 @@ func (m *Model) panels(height int) []string {
 // label is a node as the ring shows it: status glyph, id, the leader it believes in, and its
 // partition group.
 func (m *Model) label(n sim.NodeView, group string) string {
+	if n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused {
+		s := "▣" + export.ID(n.ID) + " " + strings.Fields(n.Role)[0]
+		if n.Leader != 0 {
+			s += "→" + export.ID(n.Leader)
+		}
+		return s
+	}
 	s := glyph(n.Status) + export.ID(n.ID)
 	switch {
 	case n.Status == sim.Leader || n.Status == sim.Crashed || n.Leader == 0:
@@ -210,6 +217,9 @@ func (m *Model) nodePanel(width, height int) []string {
 	flights, total := m.ss.inFlight(6)
 	flightLines := len(flights) + 1
 	legend := []string{st.dim.Render("★ leader ◆ candidate ● follower"), st.dim.Render("✗ crashed ⏸ paused  →N: believes N leads")}
+	if m.opts.Config.Algorithm.Roles != nil {
+		legend = append(legend, st.dim.Render("▣ not a candidate: lock service, resource"))
+	}
 	area := height - len(lines) - flightLines - len(legend) - 1
 	render := func(id algo.ID) string {
 		n := views[id]

@@ -140,7 +140,7 @@ func TestDemoGolden(t *testing.T) {
 
 // Bundled scenarios played by name: timeline, narration, summary and expectations.
 func TestScenarioGoldens(t *testing.T) {
-	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain"} {
+	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)

@@ -83,6 +83,13 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 func nodesLine(p palette, nodes []sim.NodeView) string {
 	describe := func(n sim.NodeView) string {
 		s := n.Status.String()
+		if n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused {
+			s = "(" + n.Role + ")"
+			if n.Leader != 0 {
+				s += "→" + id(n.Leader)
+			}
+			return s
+		}
 		switch n.Status {
 		case sim.Crashed, sim.Leader:
 		default:

@@ -249,6 +249,16 @@ func describe(cfg sim.Config) string {
 	if !cfg.Network.FIFO {
 		parts = append(parts, "fifo off")
 	}
+	if cfg.Algorithm.Roles != nil {
+		if cl, err := cfg.Cluster(); err == nil {
+			roles := cfg.Algorithm.Roles(cl)
+			for _, id := range cl.Sorted {
+				if r := roles[id]; r != "" {
+					parts = append(parts, fmt.Sprintf("%s %d", r, id))
+				}
+			}
+		}
+	}
 	for _, k := range cfg.Params.Keys() {
 		p, _ := cfg.Algorithm.Param(k)
 		parts = append(parts, k+" "+algo.FormatValue(p.Kind, cfg.Params[k]))

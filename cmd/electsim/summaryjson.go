@@ -67,6 +67,7 @@ type nodeJSON struct {
 	Status string  `json:"status"`
 	Leader algo.ID `json:"leader"`
 	Term   uint64  `json:"term"`
+	Role   string  `json:"role,omitempty"` // "lock service", "resource": not a candidate
 }
 
 func (ns nodesJSON) MarshalJSON() ([]byte, error) {
@@ -77,7 +78,7 @@ func (ns nodesJSON) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString(`"` + strconv.Itoa(int(n.ID)) + `":`)
-		v, err := json.Marshal(nodeJSON{Status: n.Status.String(), Leader: n.Leader, Term: n.Term})
+		v, err := json.Marshal(nodeJSON{Status: n.Status.String(), Leader: n.Leader, Term: n.Term, Role: n.Role})
 		if err != nil {
 			return nil, err
 		}

@@ -110,7 +110,7 @@ func effects(recs []sim.Record, actor algo.ID, info *algo.Info, st Styler, notes
 			if r.Node != actor {
 				who = ID(r.Node) + ": "
 			}
-			parts = append(parts, who+State(r, st))
+			parts = append(parts, who+State(r, info, st))
 			if r.Note != "" {
 				*notes = append(*notes, r.Note)
 			}
@@ -144,8 +144,8 @@ func effects(recs []sim.Record, actor algo.ID, info *algo.Info, st Styler, notes
 }
 
 // State writes a state change: "candidate → leader ★", "crashed → follower of 4 (term 3)",
-// "now follows 4" when only the leader changed.
-func State(r sim.Record, st Styler) string {
+// "now follows 4" when only the leader changed. The term is called by info's TermWord.
+func State(r sim.Record, info *algo.Info, st Styler) string {
 	s := r.Old.String() + " → " + st.Status(r.New, r.New.String())
 	switch {
 	case r.New == sim.Leader:
@@ -156,7 +156,11 @@ func State(r sim.Record, st Styler) string {
 		s += fmt.Sprintf(" of %d", r.Leader)
 	}
 	if r.Term != 0 {
-		s += fmt.Sprintf(" (term %d)", r.Term)
+		word := "term"
+		if info != nil && info.TermWord != "" {
+			word = info.TermWord
+		}
+		s += fmt.Sprintf(" (%s %d)", word, r.Term)
 	}
 	return s
 }

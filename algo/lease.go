@@ -1,0 +1,455 @@
+package algo
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Lease is leadership by lease, the pattern of cloud systems — ZooKeeper, etcd, Kubernetes
+// leases, Chubby (M. Burrows, "The Chubby lock service for loosely-coupled distributed systems",
+// OSDI 2006) — and the fencing tokens that make it safe (M. Kleppmann, "How to do distributed
+// locking", 2016).
+//
+// Two of the nodes are not candidates. The second-highest id is the lock service: it grants a
+// lease — the right to lead for a time-to-live (TTL) — to one candidate at a time, each new
+// lease with a fencing token higher than any before. The highest id is the shared resource that
+// the leader writes to. The other nodes are candidates: each tries to ACQUIRE the lease, and the
+// one that holds it leads, RENEWs it before it runs out, and WRITEs to the resource every so
+// often, each write carrying its token.
+//
+// A holder believes it leads until its own clock says the lease has run out. But a holder that
+// freezes — a long garbage-collection pause, a suspended VM — has no clock running: when it
+// wakes it carries on where it was, writing as the leader, while the lock service, seeing the
+// lease expire, has long granted a new one to someone else. Two nodes believe they lead. The
+// fencing token is what saves the data: the resource remembers the highest token it has
+// accepted and, with fencing on, rejects a write that carries a lower one. With fencing off it
+// accepts it — a stale write, which the no-stale-write monitor catches.
+//
+// The lock service and the resource keep what must survive a crash on stable storage: the last
+// token granted, and the highest token accepted.
+type Lease struct {
+	id        ID
+	lock, res ID // the lock service and the resource
+	role      string
+	cfg       *leaseConfig
+	st        State
+
+	// a candidate
+	token      uint64        // the fencing token of the lease I hold
+	holdsUntil time.Duration // when my lease runs out, by my clock
+	seq        ID            // the number of my last ACQUIRE or RENEW
+	asked      []request     // my requests of the last TTL: a GRANT runs from when I asked
+
+	// the lock service
+	holder  ID            // who holds the lease, 0 if nobody
+	granted uint64        // the token of the holder's lease
+	expires time.Duration // when it runs out, by the service's clock
+	grace   time.Duration // after a crash, it grants nothing before this
+}
+
+// request is one ACQUIRE or RENEW a candidate sent: its number and when.
+type request struct {
+	seq ID
+	at  time.Duration
+}
+
+// The roles of the two nodes that are not candidates.
+const (
+	RoleLockService = "lock service"
+	RoleResource    = "resource"
+)
+
+// The message kinds of Lease.
+const (
+	KindAcquire = "ACQUIRE" // a candidate asks the lock service for the lease: request number Value
+	KindGrant   = "GRANT"   // the lease or its renewal, answering request Value, with its fencing token (Term)
+	KindDeny    = "DENY"    // someone else holds it (Value), or my lease is gone
+	KindRenew   = "RENEW"   // the holder extends its lease: request number Value
+	KindWrite   = "WRITE"   // the leader writes to the resource, with its token (Term)
+	KindAccept  = "ACCEPT"  // the resource took the write (Term: its token)
+	KindReject  = "REJECT"  // the resource refused it: a newer token has written since
+)
+
+// Timer names of Lease.
+const (
+	timerRenew  = "renew"
+	timerWrite  = "write"
+	timerExpire = "expire"
+	timerRetry  = "retry"
+)
+
+// Keys on stable storage.
+const (
+	diskLastToken = "last-token" // lock service: the last fencing token granted
+	diskAccepted  = "accepted"   // resource: the highest token it has accepted
+)
+
+// PropNoStaleWrite is Lease's own property: the resource never accepts a write whose token is
+// lower than one it has already accepted.
+const PropNoStaleWrite = "no-stale-write"
+
+type leaseConfig struct {
+	ttl, renew, write, retry time.Duration
+	fencing                  bool
+}
+
+func leaseInfo() *Info {
+	return &Info{
+		Name:     "lease",
+		Summary:  "a lock service grants a lease with a fencing token; the resource rejects stale tokens",
+		Kinds:    []string{KindAcquire, KindGrant, KindDeny, KindRenew, KindWrite, KindAccept, KindReject},
+		Routine:  []string{KindRenew},
+		Terms:    true, // the fencing token: one holder per token
+		TermWord: "token",
+		Params: []Param{
+			{Key: "ttl", Kind: DurationParam, Default: "300ms", Help: "how long a lease lasts without renewal"},
+			{Key: "renew", Kind: DurationParam, Default: "100ms", Help: "the holder renews its lease at this interval"},
+			{Key: "write", Kind: DurationParam, Default: "50ms", Help: "the leader writes to the resource at this interval"},
+			{Key: "retry", Kind: DurationParam, Default: "100ms", Help: "a candidate that does not hold the lease asks again after this long"},
+			{Key: "fencing", Kind: SwitchParam, Default: "on", Help: "the resource rejects a write whose token is lower than one it accepted"},
+		},
+		New: func(id ID, c *Cluster) Node { return NewLease(id, c) },
+		Validate: func(c *Cluster) error {
+			if len(c.Sorted) < 3 {
+				return fmt.Errorf("lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)")
+			}
+			return nil
+		},
+		Roles: func(c *Cluster) map[ID]string {
+			lock, res := leaseRoles(c)
+			return map[ID]string{lock: RoleLockService, res: RoleResource}
+		},
+		Warnings: func(c *Cluster) []string {
+			cfg := newLeaseConfig(c)
+			var w []string
+			if cfg.renew+2*c.MaxDelay >= cfg.ttl {
+				w = append(w, fmt.Sprintf("renew %s + 2 × the max delay %s is not below ttl %s: the holder's renewals can arrive too late, and it loses the lease while it still writes",
+					FormatDuration(cfg.renew), FormatDuration(c.MaxDelay), FormatDuration(cfg.ttl)))
+			}
+			return w
+		},
+		Monitors: []Monitor{{
+			Property: PropNoStaleWrite,
+			Help:     "the resource never accepts a write whose token is lower than one it has already accepted",
+			Watch:    watchStaleWrites,
+		}},
+	}
+}
+
+// leaseRoles returns the lock service (the second-highest id) and the resource (the highest).
+func leaseRoles(c *Cluster) (lock, res ID) {
+	n := len(c.Sorted)
+	return c.Sorted[n-2], c.Sorted[n-1]
+}
+
+// watchStaleWrites judges no-stale-write on the resource's ACCEPTs: each carries the token of
+// the write it took.
+func watchStaleWrites() func(Message) (bool, []ID, string) {
+	var highest uint64
+	return func(m Message) (bool, []ID, string) {
+		if m.Kind != KindAccept {
+			return false, nil, ""
+		}
+		if m.Term < highest {
+			return true, []ID{m.To, m.From}, fmt.Sprintf("the resource accepted token %d from %d after token %d", m.Term, m.To, highest)
+		}
+		highest = m.Term
+		return false, nil, ""
+	}
+}
+
+func newLeaseConfig(c *Cluster) *leaseConfig {
+	p := c.Params
+	return &leaseConfig{
+		ttl:     p.Duration("ttl", 300*time.Millisecond),
+		renew:   p.Duration("renew", 100*time.Millisecond),
+		write:   p.Duration("write", 50*time.Millisecond),
+		retry:   p.Duration("retry", 100*time.Millisecond),
+		fencing: p.Switch("fencing", true),
+	}
+}
+
+// NewLease returns node id of cluster c, not yet started: a candidate, the lock service or the
+// resource, by its id.
+func NewLease(id ID, c *Cluster) *Lease {
+	if c.Index(id) < 0 {
+		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
+	}
+	l := &Lease{id: id, cfg: newLeaseConfig(c)}
+	l.lock, l.res = leaseRoles(c)
+	switch id {
+	case l.lock:
+		l.role = RoleLockService
+	case l.res:
+		l.role = RoleResource
+	}
+	return l
+}
+
+var _ Node = (*Lease)(nil)
+
+// State reports a candidate's status, the holder it last heard of and, while it leads, its token
+// (its term). The lock service and the resource lead nobody and follow nobody: their State is
+// always the zero State, and their notes say what they do.
+func (l *Lease) State() State { return l.st }
+
+// Start: a candidate asks for the lease at once; the lock service and the resource wait.
+func (l *Lease) Start(env Env) {
+	switch l.role {
+	case RoleLockService:
+		// Who held the lease was in memory, and is lost. If a lease was ever granted, its
+		// holder may still believe it leads: grant nothing until a whole TTL has passed, and
+		// any lease from before the crash has run out (Chubby's grace period).
+		l.holder, l.expires, l.grace = 0, 0, 0
+		last, _ := env.Load(diskLastToken)
+		if last > 0 {
+			l.grace = env.Now() + l.cfg.ttl
+		}
+		if env.Tracing() {
+			if last > 0 {
+				env.Note("lock service up after a crash: the last token granted was %d; I grant nothing until %s, when any lease from before has run out",
+					last, FormatDuration(l.grace))
+			} else {
+				env.Note("lock service up: no lease granted yet")
+			}
+		}
+	case RoleResource:
+		if env.Tracing() {
+			accepted, _ := env.Load(diskAccepted)
+			fencing := "off: it takes any write"
+			if l.cfg.fencing {
+				fencing = "on: it rejects a token lower than one it accepted"
+			}
+			env.Note("resource up: highest token accepted so far %d; fencing %s", accepted, fencing)
+		}
+	default:
+		l.acquire(env, "booted")
+	}
+}
+
+// Elect: a candidate that does not hold the lease asks for it now.
+func (l *Lease) Elect(env Env) {
+	if l.role == "" && l.st.Status != Leader {
+		l.acquire(env, "asked to elect")
+	}
+}
+
+// acquire: a candidate asks the lock service for the lease, and tries again after retry if it
+// hears nothing.
+func (l *Lease) acquire(env Env, why string) {
+	l.st = State{Status: Candidate, Leader: l.st.Leader}
+	env.Send(l.lock, Message{Kind: KindAcquire, Value: l.ask(env.Now())})
+	env.SetTimer(timerRetry, l.cfg.retry)
+	if env.Tracing() {
+		env.Note("%s: ACQUIRE %d to the lock service %d", why, l.seq, l.lock)
+	}
+}
+
+// ask numbers a new request sent now and remembers when it was sent, forgetting requests older
+// than a TTL: a GRANT of one of those would be over already.
+func (l *Lease) ask(now time.Duration) ID {
+	l.seq++
+	l.asked = slices.DeleteFunc(l.asked, func(r request) bool { return r.at+l.cfg.ttl <= now })
+	l.asked = append(l.asked, request{seq: l.seq, at: now})
+	return l.seq
+}
+
+// Receive dispatches by role.
+func (l *Lease) Receive(env Env, m Message) {
+	switch l.role {
+	case RoleLockService:
+		l.serveLock(env, m)
+	case RoleResource:
+		l.serveWrite(env, m)
+	default:
+		l.onAnswer(env, m)
+	}
+}
+
+// serveLock is the lock service: "grant the lease to one client at a time; a new lease gets a
+// fencing token higher than any granted before; a lease not renewed within its TTL expires".
+func (l *Lease) serveLock(env Env, m Message) {
+	now := env.Now()
+	if l.holder != 0 && now >= l.expires {
+		if env.Tracing() {
+			env.Note("the lease of %d ran out at %s", l.holder, FormatDuration(l.expires))
+		}
+		l.holder = 0
+	}
+	switch {
+	case (m.Kind == KindAcquire || m.Kind == KindRenew) && now < l.grace:
+		env.Send(m.From, Message{Kind: KindDeny})
+		if env.Tracing() {
+			env.Note("%s from %d: I am recovering and grant nothing until %s; DENY", m.Kind, m.From, FormatDuration(l.grace))
+		}
+	case m.Kind == KindAcquire && (l.holder == 0 || l.holder == m.From):
+		last, _ := env.Load(diskLastToken)
+		token := last
+		if l.holder != m.From {
+			token++ // a new lease: a new, higher token
+			env.Store(diskLastToken, token)
+		}
+		l.holder, l.expires = m.From, now+l.cfg.ttl
+		l.granted = token
+		env.Send(m.From, Message{Kind: KindGrant, Value: m.Value, Term: token})
+		if env.Tracing() {
+			env.Note("ACQUIRE from %d: lease granted with token %d, until %s", m.From, token, FormatDuration(l.expires))
+		}
+	case m.Kind == KindRenew && l.holder == m.From:
+		l.expires = now + l.cfg.ttl
+		env.Send(m.From, Message{Kind: KindGrant, Value: m.Value, Term: l.granted})
+		if env.Tracing() {
+			env.Note("RENEW from %d: lease with token %d renewed until %s", m.From, l.granted, FormatDuration(l.expires))
+		}
+	case m.Kind == KindAcquire || m.Kind == KindRenew:
+		env.Send(m.From, Message{Kind: KindDeny, Value: l.holder})
+		if env.Tracing() {
+			if l.holder == 0 {
+				env.Note("%s from %d: it holds no lease; DENY", m.Kind, m.From)
+			} else {
+				env.Note("%s from %d: %d holds the lease until %s; DENY", m.Kind, m.From, l.holder, FormatDuration(l.expires))
+			}
+		}
+	}
+}
+
+// serveWrite is the resource: "remember the highest token accepted; with fencing, reject a
+// write that carries a lower one".
+func (l *Lease) serveWrite(env Env, m Message) {
+	if m.Kind != KindWrite {
+		return
+	}
+	accepted, _ := env.Load(diskAccepted)
+	switch {
+	case m.Term < accepted && l.cfg.fencing:
+		env.Send(m.From, Message{Kind: KindReject, Term: m.Term})
+		if env.Tracing() {
+			env.Note("WRITE from %d with token %d < %d already accepted: REJECT — the fence holds", m.From, m.Term, accepted)
+		}
+	case m.Term < accepted:
+		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
+		if env.Tracing() {
+			env.Note("WRITE from %d with token %d < %d already accepted, and no fencing: ACCEPT — a stale write", m.From, m.Term, accepted)
+		}
+	default:
+		env.Store(diskAccepted, m.Term)
+		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
+	}
+}
+
+// onAnswer is a candidate hearing from the lock service or the resource.
+func (l *Lease) onAnswer(env Env, m Message) {
+	switch m.Kind {
+	case KindGrant:
+		l.onGrant(env, m.Value, m.Term)
+	case KindDeny:
+		if l.st.Status == Leader {
+			l.stepDown(env, m.Value, fmt.Sprintf("DENY from the lock service: my lease is gone (%s)", holderText(m.Value)))
+			return
+		}
+		l.st = State{Status: Follower, Leader: m.Value}
+		env.SetTimer(timerRetry, l.cfg.retry)
+		if env.Tracing() {
+			env.Note("DENY: %s; I ask again in %s", holderText(m.Value), FormatDuration(l.cfg.retry))
+		}
+	case KindReject:
+		if l.st.Status == Leader {
+			l.stepDown(env, 0, fmt.Sprintf("REJECT of my write with token %d: a newer token has written — my lease must be gone", m.Term))
+		} else if env.Tracing() {
+			env.Note("REJECT of my write with token %d: the fence held; I had stopped leading already", m.Term)
+		}
+	case KindAccept:
+		if l.st.Status != Leader && env.Tracing() {
+			env.Note("ACCEPT of my write with token %d, though I no longer lead: the resource took a write from a stale holder", m.Term)
+		}
+	}
+}
+
+func holderText(h ID) string {
+	if h == 0 {
+		return "nobody holds the lease"
+	}
+	return fmt.Sprintf("%d holds the lease", h)
+}
+
+// onGrant: a new lease makes me the leader; a renewal extends mine. Either way my lease runs
+// from the moment I sent the request this GRANT answers — the safe side of my clock: the lock
+// service started its TTL later, when the request arrived. A GRANT that comes so late that its
+// lease is already over is ignored.
+func (l *Lease) onGrant(env Env, seq ID, token uint64) {
+	i := slices.IndexFunc(l.asked, func(r request) bool { return r.seq == seq })
+	if i < 0 || l.asked[i].at+l.cfg.ttl <= env.Now() {
+		if env.Tracing() {
+			env.Note("GRANT for my request %d with token %d: it arrived after the lease it gives ran out; ignored", seq, token)
+		}
+		return
+	}
+	until := l.asked[i].at + l.cfg.ttl
+	renewal := l.st.Status == Leader && token == l.token
+	if renewal && until <= l.holdsUntil {
+		return // an older renewal, overtaken by a newer one
+	}
+	l.token, l.holdsUntil = token, until
+	env.CancelTimer(timerRetry)
+	env.SetTimer(timerExpire, l.holdsUntil-env.Now())
+	if renewal {
+		if env.Tracing() {
+			env.Note("GRANT: my lease with token %d renewed, until %s by my clock", token, FormatDuration(l.holdsUntil))
+		}
+		return
+	}
+	l.st = State{Status: Leader, Leader: l.id, Term: token}
+	env.SetTimer(timerRenew, l.cfg.renew)
+	env.SetTimer(timerWrite, l.cfg.write)
+	if env.Tracing() {
+		env.Note("GRANT with token %d: I hold the lease until %s by my clock — I lead", token, FormatDuration(l.holdsUntil))
+	}
+}
+
+// stepDown: my lease is gone; I ask for it again later.
+func (l *Lease) stepDown(env Env, holder ID, why string) {
+	env.CancelTimer(timerRenew)
+	env.CancelTimer(timerWrite)
+	env.CancelTimer(timerExpire)
+	l.st = State{Status: Follower, Leader: holder}
+	env.SetTimer(timerRetry, l.cfg.retry)
+	if env.Tracing() {
+		env.Note("%s: I stop leading", why)
+	}
+}
+
+// Timer handles a candidate's four timers.
+func (l *Lease) Timer(env Env, name string) {
+	if l.role != "" {
+		return
+	}
+	switch name {
+	case timerRenew:
+		// "The holder renews its lease before it runs out."
+		if l.st.Status == Leader {
+			env.Send(l.lock, Message{Kind: KindRenew, Value: l.ask(env.Now())})
+			env.SetTimer(timerRenew, l.cfg.renew)
+		}
+	case timerWrite:
+		// "The leader writes to the resource with its token." It writes as long as it
+		// believes it leads: that belief is all it has.
+		if l.st.Status == Leader {
+			if env.Tracing() && env.Now() >= l.holdsUntil {
+				env.Note("the write I was about to make when I froze: I still believe I lead with token %d — my lease ran out at %s, but the timer that would tell me is overdue too, and fires after this one",
+					l.token, FormatDuration(l.holdsUntil))
+			}
+			env.Send(l.res, Message{Kind: KindWrite, Term: l.token})
+			env.SetTimer(timerWrite, l.cfg.write)
+		}
+	case timerExpire:
+		// "A holder believes it leads while its local lease has not expired."
+		if l.st.Status == Leader {
+			l.stepDown(env, 0, fmt.Sprintf("my lease with token %d ran out at %s by my clock", l.token, FormatDuration(l.holdsUntil)))
+		}
+	case timerRetry:
+		if l.st.Status != Leader {
+			l.acquire(env, "retry")
+		}
+	}
+}
