@@ -20,7 +20,7 @@ type outputFlags struct {
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
 	boolVar(fs, &o.json, "json", "", "print the summary as one JSON object on stdout, and no timeline")
-	fs.StringVar(&o.trace, "trace", "", "write every trace record to FILE as JSON Lines ('-': to stdout, alone)")
+	fs.StringVar(&o.trace, "trace", "", "write every trace record to `FILE` as JSON Lines ('-': to stdout, alone)")
 	boolVar(fs, &o.quiet, "quiet", "q", "print only the summary, no timeline")
 	boolVar(fs, &o.all, "all", "", "show every step in the timeline, routine heartbeats included")
 }
@@ -85,8 +85,10 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	fs := newFlagSet(cmd)
 	var rf runFlags
 	var of outputFlags
+	var df diagramFlags
 	rf.register(fs)
 	of.register(fs)
+	df.register(fs)
 	usage := func(w io.Writer) {
 		if cmd == "run" {
 			fmt.Fprintln(w, "Usage: electsim run [SCENARIO] [flags]\n\nRuns a scenario — a .scn file, or the name of a bundled one (electsim scenarios lists them) —\nor a run the flags describe, and prints a timeline (one line per step), a summary and the\nscenario's expectations. Flags override the scenario's own settings; --at adds actions.")
@@ -94,7 +96,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 			fmt.Fprintln(w, "Usage: electsim [flags]\n\nPlays the default demo — "+demo+": a Bully election whose leader crashes — and prints it.")
 		}
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
-		fmt.Fprintln(w, "\nExamples:\n  electsim run bully-partition\n  electsim run my-lesson.scn --seed 7 --json\n  electsim run --algo ring --nodes 8 --delay 10ms --at '500ms crash 8' --run 2s")
+		fmt.Fprintln(w, "\nExamples:\n  electsim run bully-partition\n  electsim run my-lesson.scn --seed 7 --json\n  electsim run --algo ring --nodes 8 --delay 10ms --at '500ms crash 8' --run 2s\n  electsim run bully-recovery --svg bully-recovery.svg --mermaid bully-recovery.md --from 1s")
 	}
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
@@ -122,9 +124,27 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
 	}
+	dg, err := df.prepare(fs, cfg, sc)
+	if err != nil {
+		return err
+	}
+	if flag := dg.toStdout(); flag != "" {
+		switch {
+		case of.json:
+			return usagef("%s - and --json both write to stdout: write the diagram to a file", flag)
+		case of.trace == "-":
+			return usagef("%s - and --trace - both write to stdout: write one of them to a file", flag)
+		}
+	}
 	p := colorFor(stdout, rf.noColor, getenv)
-	showTimeline := !of.json && !of.quiet && of.trace != "-"
-	cfg.Trace = showTimeline || of.trace != ""
+	showTimeline := !of.json && !of.quiet && of.trace != "-" && dg.toStdout() == ""
+	cfg.Trace = showTimeline || of.trace != "" || dg != nil
+
+	temp := &tempFiles{}
+	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() {
+		stop := temp.onInterrupt()
+		defer stop()
+	}
 
 	var trace *export.JSONL
 	var traceFile *outFile
@@ -136,15 +156,16 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		}
 		trace = export.NewJSONL(stdout)
 	default:
-		temp := &tempFiles{}
-		stop := temp.onInterrupt()
-		defer stop()
 		if traceFile, err = createOut("--trace", of.trace, temp); err != nil {
 			return err
 		}
 		defer traceFile.Abort() // a no-op once committed
 		trace = export.NewJSONL(traceFile)
 	}
+	if err := dg.create(temp); err != nil {
+		return err
+	}
+	defer dg.abort() // a no-op for the files committed
 
 	s, err := sim.New(cfg)
 	if err != nil {
@@ -166,6 +187,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		step = func(r sim.StepResult) {
 			if showTimeline {
 				tl.step(r)
+			}
+			if dg != nil {
+				dg.add(r.Records)
 			}
 			if trace != nil && writeErr == nil {
 				for i := range r.Records {
@@ -194,6 +218,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 			return err
 		}
 	}
+	if err := dg.write(stdout); err != nil {
+		return err
+	}
 	switch {
 	case of.json:
 		var name *string
@@ -203,8 +230,8 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if err := writeJSON(stdout, summaryJSON(name, sum, results)); err != nil {
 			return err
 		}
-	case of.trace == "-":
-		// stdout carries the trace alone
+	case of.trace == "-" || dg.toStdout() != "":
+		// stdout carries the trace, or the diagram, alone
 	default:
 		if showTimeline {
 			fmt.Fprintln(stdout)

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"electsim/algo"
+	"electsim/scenarios"
+	"electsim/sim"
+	"electsim/sim/export"
+)
+
+// diagramFlags choose the pictures of a run: --svg, --mermaid, --shiviz, and what they show.
+type diagramFlags struct {
+	svg, mermaid, shiviz string
+	from, to, kinds      string
+}
+
+func (d *diagramFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&d.svg, "svg", "", "write a space-time diagram of the run to `FILE` as SVG, for slides and web pages ('-': to stdout, alone)")
+	fs.StringVar(&d.mermaid, "mermaid", "", "write the run to `FILE` as a Mermaid sequence diagram, which GitHub renders; FILE.md gets a ```mermaid block ('-': to stdout, alone)")
+	fs.StringVar(&d.shiviz, "shiviz", "", "write the run to `FILE` as a ShiViz log with vector clocks ('-': to stdout, alone)")
+	fs.StringVar(&d.from, "from", "", "diagrams show what happens from virtual time `T` on, e.g. --from 500ms (default 0)")
+	fs.StringVar(&d.to, "to", "", "diagrams show what happens up to virtual time `T`, e.g. --to 1s (default: the end of the run)")
+	fs.StringVar(&d.kinds, "kinds", "", "message `KINDS` the diagrams show, e.g. --kinds ELECTION,OK, or all (default: all but routine heartbeats)")
+}
+
+// diagramFile is one diagram to write.
+type diagramFile struct {
+	flag, path string
+	write      func(io.Writer, []sim.Record, export.Options) error
+	out        *outFile // nil when path is "-"
+}
+
+// diagrams are the diagrams a run writes, and the records they are drawn from.
+type diagrams struct {
+	opts  export.Options
+	files []*diagramFile
+	recs  []sim.Record
+}
+
+// prepare checks the diagram flags against the run and returns the diagrams to write, or nil
+// when none was asked for.
+func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.Scenario) (*diagrams, error) {
+	dg := &diagrams{}
+	for _, f := range []struct {
+		name  string
+		path  string
+		write func(io.Writer, []sim.Record, export.Options) error
+	}{{"svg", d.svg, export.SVG}, {"mermaid", d.mermaid, mermaid(d.mermaid)}, {"shiviz", d.shiviz, export.ShiViz}} {
+		if !fs.Changed(f.name) {
+			continue
+		}
+		if f.path == "" {
+			return nil, usagef("--%s needs a file name (or - for stdout)", f.name)
+		}
+		dg.files = append(dg.files, &diagramFile{flag: "--" + f.name, path: f.path, write: f.write})
+	}
+	var stdout []string
+	for _, f := range dg.files {
+		if f.path == "-" {
+			stdout = append(stdout, f.flag+" -")
+		}
+	}
+	if len(stdout) > 1 {
+		both := "both"
+		if len(stdout) > 2 {
+			both = "all"
+		}
+		return nil, usagef("%s %s write to stdout: write all but one to a file", strings.Join(stdout, " and "), both)
+	}
+	if len(dg.files) == 0 {
+		for _, name := range []string{"from", "to", "kinds"} {
+			if fs.Changed(name) {
+				return nil, usagef("--%s chooses what --svg, --mermaid and --shiviz show; add one of them, e.g. --svg run.svg", name)
+			}
+		}
+		return nil, nil
+	}
+	o := &dg.opts
+	o.IDs, o.Algorithm = cfg.IDs, cfg.Algorithm
+	o.Title = sc.Title
+	if o.Title == "" {
+		o.Title = "electsim · " + cfg.Algorithm.Name
+	}
+	o.Caption = describe(cfg)
+	if sc.Name != "" {
+		o.Caption = sc.Name + " · " + o.Caption
+	}
+	if fs.Changed("from") {
+		t, err := parseWhen("--from", d.from, cfg.RunFor)
+		if err != nil {
+			return nil, err
+		}
+		o.From = t
+	}
+	if fs.Changed("to") {
+		t, err := parseWhen("--to", d.to, cfg.RunFor)
+		switch {
+		case err != nil:
+			return nil, err
+		case t <= o.From:
+			return nil, usagef("--to %s: the window ends before it begins (--from %s); give a later time", d.to, algo.FormatDuration(o.From))
+		}
+		o.To = t
+	}
+	if o.From > 0 || o.To > 0 {
+		to := o.To
+		if to == 0 {
+			to = cfg.RunFor
+		}
+		o.Caption += fmt.Sprintf(" · shown %s–%s", algo.FormatDuration(o.From), algo.FormatDuration(to))
+	}
+	if fs.Changed("kinds") {
+		kinds, err := parseKinds(d.kinds, cfg.Algorithm)
+		if err != nil {
+			return nil, err
+		}
+		o.Kinds = kinds
+	}
+	var hidden []string
+	for _, k := range cfg.Algorithm.Kinds {
+		if !o.ShowsKind(k) {
+			hidden = append(hidden, k)
+		}
+	}
+	if len(hidden) > 0 {
+		o.Caption += " · not shown: " + strings.Join(hidden, ", ")
+	}
+	return dg, nil
+}
+
+// mermaid writes a Mermaid diagram; into a Markdown file (FILE.md), as a ```mermaid block.
+func mermaid(path string) func(io.Writer, []sim.Record, export.Options) error {
+	if !strings.EqualFold(filepath.Ext(path), ".md") {
+		return export.Mermaid
+	}
+	return func(w io.Writer, recs []sim.Record, o export.Options) error {
+		var b strings.Builder
+		b.WriteString("```mermaid\n")
+		if err := export.Mermaid(&b, recs, o); err != nil {
+			return err
+		}
+		b.WriteString("```\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+}
+
+// parseWhen reads a virtual time within the run.
+func parseWhen(flag, s string, runFor time.Duration) (time.Duration, error) {
+	t, err := algo.ParseDuration(s)
+	switch {
+	case err != nil:
+		return 0, usagef("%s %s: %v", flag, s, err)
+	case t > runFor:
+		return 0, usagef("%s %s: %s is after the end of the run (%s)", flag, s, algo.FormatDuration(t), algo.FormatDuration(runFor))
+	}
+	return t, nil
+}
+
+// parseKinds reads "ELECTION,OK" (any case, commas or spaces) or "all".
+func parseKinds(s string, a *algo.Info) ([]string, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	choices := strings.Join(a.Kinds, ", ")
+	if len(fields) == 0 {
+		return nil, usagef("--kinds %s: expected message kinds of %s (%s), or all", s, a.Name, choices)
+	}
+	if len(fields) == 1 && strings.EqualFold(fields[0], "all") {
+		return slices.Clone(a.Kinds), nil
+	}
+	var kinds []string
+	for _, f := range fields {
+		i := slices.IndexFunc(a.Kinds, func(k string) bool { return strings.EqualFold(k, f) })
+		if i < 0 {
+			return nil, usagef("--kinds %s: %s has no message kind %q (its kinds are %s; or all)", s, a.Name, f, choices)
+		}
+		if !slices.Contains(kinds, a.Kinds[i]) {
+			kinds = append(kinds, a.Kinds[i])
+		}
+	}
+	return kinds, nil
+}
+
+// toStdout reports whether a diagram goes to stdout.
+func (dg *diagrams) toStdout() string {
+	if dg == nil {
+		return ""
+	}
+	for _, f := range dg.files {
+		if f.path == "-" {
+			return f.flag
+		}
+	}
+	return ""
+}
+
+// writesFiles reports whether a diagram goes to a file.
+func (dg *diagrams) writesFiles() bool {
+	if dg == nil {
+		return false
+	}
+	for _, f := range dg.files {
+		if f.path != "-" {
+			return true
+		}
+	}
+	return false
+}
+
+// create opens the files, so that a path that cannot be written fails before the run. When
+// one fails, the others are removed.
+func (dg *diagrams) create(temp *tempFiles) error {
+	if dg == nil {
+		return nil
+	}
+	for _, f := range dg.files {
+		if f.path == "-" {
+			continue
+		}
+		out, err := createOut(f.flag, f.path, temp)
+		if err != nil {
+			dg.abort()
+			return err
+		}
+		f.out = out
+	}
+	return nil
+}
+
+// abort discards the files not yet committed.
+func (dg *diagrams) abort() {
+	if dg == nil {
+		return
+	}
+	for _, f := range dg.files {
+		if f.out != nil {
+			f.out.Abort()
+		}
+	}
+}
+
+// add keeps what the diagrams may need of one step's records (they are valid only until the
+// next step).
+func (dg *diagrams) add(recs []sim.Record) {
+	for i := range recs {
+		if dg.opts.Keeps(&recs[i]) {
+			dg.recs = append(dg.recs, recs[i])
+		}
+	}
+}
+
+// write draws every diagram, each whole into its file.
+func (dg *diagrams) write(stdout io.Writer) error {
+	if dg == nil {
+		return nil
+	}
+	for _, f := range dg.files {
+		w := stdout
+		if f.out != nil {
+			w = f.out
+		}
+		if err := f.write(w, dg.recs, dg.opts); err != nil {
+			return fmt.Errorf("%s %s: %v", f.flag, f.path, unwrapPath(err))
+		}
+		if f.out != nil {
+			if err := f.out.Commit(); err != nil {
+				return fmt.Errorf("%s %s: %v", f.flag, f.path, err)
+			}
+		}
+	}
+	return nil
+}

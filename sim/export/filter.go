@@ -1,0 +1,314 @@
+package export
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// Options say what a diagram (SVG, Mermaid, ShiViz) shows. The zero value shows the whole run
+// and every message kind, on the nodes the records name.
+//
+// What is shown, the same in the three formats:
+//
+//   - A message is shown when its kind is shown and it is sent within [From, To]. It is shown
+//     whole, with its fate — delivered, lost on arrival, lost at send, or still in flight when
+//     the records end — even when it arrives after To. A message sent before From is not
+//     shown, even if it arrives within the window.
+//   - Boot, state, fault, say and break records are shown when they fall within the window.
+//   - A timer is shown when it falls within the window and its step shows something else too
+//     (a state change, a shown message sent) or it carries a note: the leader's heartbeat
+//     timer, which only sends heartbeats, is left out with them.
+//
+// The trace does not say which send a delivery ends; the diagrams pair them per directed link
+// and message content, the earliest pending send first (preferring one due exactly then), which
+// is exact on FIFO links and between identical messages makes no visible difference.
+type Options struct {
+	// IDs are the nodes in ring order: one lifeline, participant or host each, in this order.
+	// Nil: the nodes the records name, ascending.
+	IDs []algo.ID
+	// Algorithm gives the message kinds (their colours follow its order) and the routine ones
+	// (heartbeats) that are left out unless Kinds names them. Nil: no kind is routine.
+	Algorithm *algo.Info
+	// Title heads the diagram; Caption is an optional smaller line under it (the run's setup).
+	Title, Caption string
+	// From and To bound the virtual time shown. To <= 0: to the end of the records.
+	From, To time.Duration
+	// Kinds are the message kinds to show. Nil: every kind except the algorithm's routine ones;
+	// empty but not nil: no messages at all.
+	Kinds []string
+}
+
+// ShowsKind reports whether messages of kind are shown.
+func (o *Options) ShowsKind(kind string) bool {
+	if o.Kinds != nil {
+		return slices.Contains(o.Kinds, kind)
+	}
+	return o.Algorithm == nil || !o.Algorithm.IsRoutine(kind)
+}
+
+// Keeps reports whether a diagram drawn with o may need r, to show it or to show another
+// record right. A caller that gathers a long run's records for a diagram may leave the others
+// out: messages of hidden kinds, and whatever happens after To except arrivals.
+func (o *Options) Keeps(r *sim.Record) bool {
+	if o.To > 0 && r.At > o.To && r.Type != sim.RecDeliver && r.Type != sim.RecDrop {
+		return false
+	}
+	switch r.Type {
+	case sim.RecSend, sim.RecDeliver, sim.RecDrop:
+		return o.ShowsKind(r.Msg.Kind)
+	}
+	return true
+}
+
+// inWindow reports whether t is within [From, To].
+func (o *Options) inWindow(t time.Duration) bool {
+	return t >= o.From && (o.To <= 0 || t <= o.To)
+}
+
+// dgMsg is one message of the trace: its send record and the record that ended it.
+type dgMsg struct {
+	send int // index of the send record
+	end  int // index of its deliver or drop record; -1: lost at send, or still in flight
+}
+
+// lostAtSend reports whether the network dropped the message as it was sent.
+func (m *dgMsg) lostAtSend(recs []sim.Record) bool { return recs[m.send].Reason != network.Delivered }
+
+// dgItem is one shown record; msg is set for send, deliver and drop records.
+type dgItem struct {
+	i   int
+	msg *dgMsg
+}
+
+// dgView is what a diagram shows: the records the options select, in trace order.
+type dgView struct {
+	recs  []sim.Record
+	o     *Options
+	ids   []algo.ID
+	items []dgItem
+	msgs  []*dgMsg // the shown messages, in the order they were sent
+	// start is each node's last state record before From (Type 0: none, so a follower).
+	start map[algo.ID]sim.Record
+	// partition is the partition in force at From, if any.
+	partition *sim.Action
+}
+
+// msgKey identifies messages that cannot be told apart: same link, same content.
+type msgKey struct {
+	from, to algo.ID
+	kind     string
+	value    algo.ID
+	term     uint64
+	flag     bool
+}
+
+func keyOf(m algo.Message) msgKey {
+	return msgKey{m.From, m.To, m.Kind, m.Value, m.Term, m.Flag}
+}
+
+// newView selects what a diagram shows (see Options).
+func newView(recs []sim.Record, o *Options) *dgView {
+	v := &dgView{recs: recs, o: o, start: map[algo.ID]sim.Record{}}
+	pending := map[msgKey][]*dgMsg{}
+	byRec := make(map[int]*dgMsg)
+	seen := map[algo.ID]bool{}
+	var partition *sim.Action
+	for i := range recs {
+		r := &recs[i]
+		for _, id := range recordNodes(r) {
+			seen[id] = true
+		}
+		switch r.Type {
+		case sim.RecSend:
+			if !o.ShowsKind(r.Msg.Kind) {
+				continue
+			}
+			m := &dgMsg{send: i, end: -1}
+			byRec[i] = m
+			if r.Reason == network.Delivered {
+				k := keyOf(r.Msg)
+				pending[k] = append(pending[k], m)
+			}
+		case sim.RecDeliver, sim.RecDrop:
+			if !o.ShowsKind(r.Msg.Kind) {
+				continue
+			}
+			k := keyOf(r.Msg)
+			q := pending[k]
+			best := -1
+			for j, m := range q {
+				due := recs[m.send].DeliverAt
+				if due == r.At {
+					best = j
+					break
+				}
+				if due < r.At && best < 0 {
+					best = j
+				}
+			}
+			if best < 0 {
+				continue // its send is not in the records
+			}
+			m := q[best]
+			m.end = i
+			byRec[i] = m
+			pending[k] = slices.Delete(q, best, best+1)
+		case sim.RecState:
+			if r.At < o.From {
+				v.start[r.Node] = *r
+			}
+		case sim.RecFault:
+			if r.At < o.From {
+				switch {
+				case r.Action.Op == sim.Partition:
+					partition = r.Action
+				case r.Action.Op == sim.Heal && r.Action.Link == nil:
+					partition = nil
+				}
+			}
+		}
+	}
+	v.partition = partition
+	if o.IDs != nil {
+		v.ids = o.IDs
+	} else {
+		for id := range seen {
+			v.ids = append(v.ids, id)
+		}
+		slices.Sort(v.ids)
+	}
+
+	// Which steps show a state change or a shown send: their timers are shown too.
+	busy := map[int]bool{}
+	for i := range recs {
+		r := &recs[i]
+		if !o.inWindow(r.At) {
+			continue
+		}
+		if r.Type == sim.RecState || r.Type == sim.RecSend && byRec[i] != nil {
+			busy[r.Step] = true
+		}
+	}
+	for i := range recs {
+		r := &recs[i]
+		show := false
+		var m *dgMsg
+		switch r.Type {
+		case sim.RecSend:
+			m = byRec[i]
+			show = m != nil && o.inWindow(r.At)
+			if show {
+				v.msgs = append(v.msgs, m)
+			}
+		case sim.RecDeliver, sim.RecDrop:
+			m = byRec[i]
+			show = m != nil && o.inWindow(recs[m.send].At)
+		case sim.RecTimer:
+			show = o.inWindow(r.At) && (busy[r.Step] || r.Note != "")
+		default:
+			show = o.inWindow(r.At)
+		}
+		if show {
+			v.items = append(v.items, dgItem{i: i, msg: m})
+		}
+	}
+	return v
+}
+
+// recordNodes lists the nodes a record names.
+func recordNodes(r *sim.Record) []algo.ID {
+	switch r.Type {
+	case sim.RecSend, sim.RecDeliver, sim.RecDrop:
+		return []algo.ID{r.Msg.From, r.Msg.To}
+	case sim.RecBoot, sim.RecTimer, sim.RecState:
+		return []algo.ID{r.Node}
+	case sim.RecFault:
+		a := r.Action
+		ids := slices.Clone(a.Nodes)
+		for _, g := range a.Groups {
+			ids = append(ids, g...)
+		}
+		if a.Link != nil {
+			ids = append(ids, a.Link.From, a.Link.To)
+		}
+		return ids
+	}
+	return nil
+}
+
+// statusAt returns node id's status at the start of the view, and the leader it follows.
+func (v *dgView) statusAt(id algo.ID) (sim.Status, algo.ID) {
+	if r, ok := v.start[id]; ok {
+		return r.New, r.Leader
+	}
+	return sim.Follower, 0
+}
+
+// msgLabel writes a message's kind with its value, term and flag: "ELECTION(3) t2 ✓".
+func msgLabel(m algo.Message) string {
+	s := m.Kind
+	if m.Value != 0 {
+		s += "(" + strconv.Itoa(int(m.Value)) + ")"
+	}
+	if m.Term != 0 {
+		s += " t" + strconv.FormatUint(m.Term, 10)
+	}
+	if m.Flag {
+		s += " ✓"
+	}
+	return s
+}
+
+// statusText writes a node's new status for a diagram: "★ leader", "● follower of 5",
+// "◆ candidate (term 3)", "now follows 4" when only the leader changed.
+func statusText(r *sim.Record) string {
+	s := statusGlyph(r.New) + " " + r.New.String()
+	switch {
+	case r.Old == r.New && r.Leader != 0 && r.New != sim.Leader:
+		s = statusGlyph(r.New) + " now follows " + strconv.Itoa(int(r.Leader))
+	case r.Leader != 0 && (r.New == sim.Follower || r.New == sim.Candidate):
+		s += " of " + strconv.Itoa(int(r.Leader))
+	}
+	if r.Term != 0 {
+		s += " (term " + strconv.FormatUint(r.Term, 10) + ")"
+	}
+	return s
+}
+
+// statusGlyph is the status's mark, the same as the terminal UI's: readable without colour.
+func statusGlyph(s sim.Status) string {
+	switch s {
+	case sim.Leader:
+		return "★"
+	case sim.Candidate:
+		return "◆"
+	case sim.Crashed:
+		return "✗"
+	case sim.Paused:
+		return "‖"
+	}
+	return "●"
+}
+
+// fmtMS writes a virtual time in milliseconds with up to three decimals: "0", "12.5", "1205".
+func fmtMS(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Round(time.Microsecond))/1e6, 'f', -1, 64)
+}
+
+// oneLine replaces line breaks (and the other characters a one-line format cannot hold) with
+// spaces.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029':
+			return ' '
+		}
+		return r
+	}, s)
+}
