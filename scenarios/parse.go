@@ -196,7 +196,7 @@ func (p *fileParser) header(lp *parser) {
 		if n != nil && p.once(lp, t) {
 			v, err := strconv.ParseUint(n.text, 10, 64)
 			if err != nil {
-				lp.fail(n, "expected a whole number from 0 to 18446744073709551615, got %q", n.text)
+				lp.fail(n, "a seed is a whole number, 0 or more (at most 18446744073709551615), got %q", n.text)
 			}
 			sc.Seed = v
 		}
@@ -251,6 +251,10 @@ func (p *fileParser) header(lp *parser) {
 func (p *fileParser) set(lp *parser, info *algo.Info) {
 	k := lp.word("a parameter and its value, such as set timeout 200ms")
 	if k == nil {
+		return
+	}
+	if key, value, ok := strings.Cut(k.text, "="); ok {
+		lp.fail(k, "write set %s %s: in a scenario a space separates the parameter from its value (the --set flag is the one that takes key=value)", key, value)
 		return
 	}
 	v := lp.word("the value of " + k.text)
@@ -355,9 +359,14 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 			return
 		}
 		e.MsgKind = k.text
-		if info != nil && !slices.Contains(info.Kinds, k.text) {
-			lp.fail(k, "%s sends no %s (its kinds are %s)", info.Name, k.text, strings.Join(info.Kinds, ", "))
-			return
+		if info != nil {
+			// Kinds are written in capitals, but heartbeat means HEARTBEAT.
+			i := slices.IndexFunc(info.Kinds, func(kind string) bool { return strings.EqualFold(kind, k.text) })
+			if i < 0 {
+				lp.fail(k, "%s sends no %s (its kinds are %s)", info.Name, k.text, strings.Join(info.Kinds, ", "))
+				return
+			}
+			e.MsgKind = info.Kinds[i]
 		}
 		if u := lp.peek(); u != nil && (u.text == "=" || u.text == "<=" || u.text == ">=") {
 			e.Op = lp.next().text

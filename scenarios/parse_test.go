@@ -104,6 +104,7 @@ delay 1->2 30ms
 run 1s
 at -1ms crash 1
 expect leader 2 by 9s
+set timeout=200ms
 `
 	sc, err := Parse("bad.scn", []byte(src))
 	if sc != nil {
@@ -115,7 +116,7 @@ expect leader 2 by 9s
 	}
 	want := []string{
 		"bad.scn:4:1: the nodes are given already, at line 3: give them once, with nodes or ids",
-		`bad.scn:5:9: expected a whole number from 0 to 18446744073709551615, got "forty-two"`,
+		`bad.scn:5:9: a seed is a whole number, 0 or more (at most 18446744073709551615), got "forty-two"`,
 		`bad.scn:6:9: expected a range with two dots, such as 5ms..15ms, got "5ms...15ms"`,
 		`bad.scn:7:9: bully has no parameter "quorum" (its parameters are heartbeat, timeout, answer-timeout, coordinator-timeout)`,
 		`bad.scn:8:17: timeout: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`,
@@ -132,6 +133,7 @@ expect leader 2 by 9s
 		"bad.scn:20:1: run given twice (first at line 9)",
 		`bad.scn:21:4: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-1ms"`,
 		"bad.scn:22:20: by 9s is after the end of the run (2s, set at line 9)",
+		"bad.scn:23:5: write set timeout 200ms: in a scenario a space separates the parameter from its value (the --set flag is the one that takes key=value)",
 	}
 	if len(list) != len(want) {
 		t.Errorf("%d errors, want %d:\n%v", len(list), len(want), err)
@@ -143,9 +145,10 @@ expect leader 2 by 9s
 	}
 }
 
-// Format writes a canonical file; comments and spacing do not survive, the scenario does.
+// Format writes a canonical file; comments and spacing do not survive, the scenario does — and
+// a message kind is written as the algorithm names it.
 func TestFormat(t *testing.T) {
-	sc, err := Parse("f.scn", []byte("algo ring\nids 2,1,3   # comment\nset timeout 200ms\nrun 1s\nat 500ms crash 3\nat 0ms say hello there\nexpect messages ELECTED >= 3\nexpect violation agreement\nexpect no split-brain\n"))
+	sc, err := Parse("f.scn", []byte("algo ring\nids 2,1,3   # comment\nset timeout 200ms\nrun 1s\nat 500ms crash 3\nat 0ms say hello there\nexpect messages elected >= 3\nexpect violation agreement\nexpect no split-brain\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
