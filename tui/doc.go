@@ -1,9 +1,18 @@
 // Package tui is electsim's terminal user interface, a bubbletea program: a scenario played
 // step by step, or at a chosen speed, with the nodes on a ring, the event log with each node's
-// own explanation, the narration, and the faults at the user's fingertips.
+// own explanation (the selected row in full under it), the narration of the latest instant and
+// its history, the selected node's state and messages, the verdicts at the end of the run, and
+// the faults at the user's fingertips.
 //
 // Stepping back is exact: the run is deterministic, so the model replays it from the start to
 // the step before, with the user's own actions where they were taken. What the user does is
-// scheduled just after the current time, as a scenario's `at` line would be, so a session
-// saved with `s` replays to the same trace under `electsim run`.
+// scheduled just after the current time, as a scenario's `at` line would be — the run stops
+// first at a break on the way — so a session saved with `s` replays to the same trace under
+// `electsim run`. Nothing the user did is forgotten without a question: restarting, or acting
+// after stepping back before actions taken later, asks y or n first; so does saving over a
+// file. An action that would change nothing is refused, not recorded.
+//
+// Playback never starves the keys: one tick is in flight at a time, and a tick steps for at
+// most a few milliseconds of wall time, whatever the speed; a frame draws only the rows that
+// show, from an index of the log's rows kept up to date step by step.
 package tui

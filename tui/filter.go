@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/scenarios"
 	"electsim/sim"
 )
 
@@ -18,17 +19,24 @@ type filter struct {
 	kinds []string
 }
 
-// parseFilter reads "3", "ELECTION", "3 ok", "1,2 COORDINATOR"; an empty text clears it.
-func parseFilter(text string, info *algo.Info) (filter, error) {
-	f := filter{text: text}
+// parseFilter reads "3", "ELECTION", "3 ok", "1,2 COORDINATOR": node ids of the run and message
+// kinds of its algorithm. An empty text clears the filter. A mistake says what is valid.
+func parseFilter(text string, info *algo.Info, ids []algo.ID) (filter, error) {
+	f := filter{text: strings.Join(strings.Fields(text), " ")}
+	valid := func() string {
+		return fmt.Sprintf("node ids (%s) and message kinds of %s (%s)", scenarios.NewMembers(ids), info.Name, strings.Join(info.Kinds, ", "))
+	}
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' }) {
-		if n, err := strconv.Atoi(w); err == nil && n > 0 {
+		if n, err := strconv.Atoi(w); err == nil {
+			if !slices.Contains(ids, algo.ID(n)) {
+				return filter{}, fmt.Errorf("filter: there is no node %s; a filter takes %s", w, valid())
+			}
 			f.nodes = append(f.nodes, algo.ID(n))
 			continue
 		}
 		k := strings.ToUpper(w)
 		if !slices.Contains(info.Kinds, k) {
-			return filter{}, fmt.Errorf("filter: %q is neither a node id nor a kind of %s (%s)", w, info.Name, strings.Join(info.Kinds, ", "))
+			return filter{}, fmt.Errorf("filter: %q is neither a node id nor a message kind; a filter takes %s", w, valid())
 		}
 		f.kinds = append(f.kinds, k)
 	}

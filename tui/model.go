@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,17 +23,24 @@ import (
 
 // Options configure the TUI.
 type Options struct {
-	Scenario *scenarios.Scenario // what is played: its name and title, shown and saved
+	Scenario *scenarios.Scenario // what is played: its name, title and expectations; nil for a run the flags describe
 	Config   sim.Config          // the run: the scenario's, with the command line's flags applied
 	Output   io.Writer           // where the program draws: the renderer's colour profile is its
 	NoColor  bool                // no colour at all (--no-color, NO_COLOR)
 	SaveDir  string              // where `s` saves sessions; "" is the current directory
+	// Clock is the wall clock that bounds the work of a playback tick (nil: time.Now). The run
+	// itself never reads it: it only decides how many steps a tick gets through.
+	Clock func() time.Time
 }
 
 // speeds are the playback speeds, in steps per second.
 var speeds = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}
 
 const defaultSpeed = 3 // 8 steps per second
+
+// tickBudget is the most wall time one playback tick spends stepping, whatever the speed: the
+// rest of the frame is for drawing and for the keys, so a key is never kept waiting.
+const tickBudget = 8 * time.Millisecond
 
 // inputMode is what the input line is for, if anything.
 type inputMode uint8
@@ -44,14 +52,30 @@ const (
 	inputSave              // s the file to save the session to
 )
 
+// overlay is what covers the panels, if anything.
+type overlay uint8
+
+const (
+	overlayNone    overlay = iota
+	overlayHelp            // ? every key
+	overlayHistory         // H the narration so far
+)
+
+// question is a yes/no question in the status line, before something that cannot be undone.
+type question struct {
+	text string
+	yes  func() tea.Cmd
+}
+
 // Model is the TUI's bubbletea model.
 type Model struct {
-	opts Options
-	keys keyMap
-	help help.Model
-	st   styles
-	bar  progress.Model
-	in   textinput.Model
+	opts  Options
+	keys  keyMap
+	help  help.Model
+	st    styles
+	bar   progress.Model
+	in    textinput.Model
+	clock func() time.Time
 
 	ss      *session
 	nodes   []algo.ID // ring order
@@ -61,18 +85,31 @@ type Model struct {
 	tick    int // the playback tick in flight; older ticks are stale
 
 	width, height int
-	showHelp      bool
+	overlay       overlay
+	histUp        int // narration history lines scrolled up from the newest
 	mode          inputMode
+	inErr         string    // what is wrong with the input line's text: shown while it stays open
+	ask           *question // a question waiting for y or n
 	filter        filter
-	scroll        int // log lines scrolled up from the newest
 	message       string
 	messageErr    bool
 	failed        any // what Update or View panicked with: the program quits and Err says it
+
+	// The event log: rows are the indices in ss.steps of the steps the filter shows, built as
+	// steps come (rowsN of them so far, for the session's generation rowsGen). cursor is the
+	// selected row, -1 to follow the newest; logTop the first row on screen when not following.
+	rows           []int
+	rowsN, rowsGen int
+	cursor, logTop int
 }
 
 // New returns the TUI, before its first step: the nodes are about to boot.
 func New(o Options) (*Model, error) {
-	ss, err := newSession(o.Config)
+	var exps []scenarios.Expectation
+	if o.Scenario != nil {
+		exps = o.Scenario.Expects
+	}
+	ss, err := newSession(o.Config, exps)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +117,11 @@ func New(o Options) (*Model, error) {
 	if o.Output != nil {
 		r = lipgloss.NewRenderer(o.Output)
 	}
-	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor), ss: ss,
-		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30}
+	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor), ss: ss, clock: o.Clock,
+		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, cursor: -1, rowsGen: -1}
+	if m.clock == nil {
+		m.clock = time.Now
+	}
 	m.help = help.New()
 	m.help.Styles.ShortKey = m.st.bold
 	m.help.Styles.ShortDesc = m.st.help
@@ -89,6 +129,7 @@ func New(o Options) (*Model, error) {
 	m.help.Styles.FullDesc = m.st.help
 	m.help.Styles.ShortSeparator = m.st.help
 	m.help.Styles.FullSeparator = m.st.help
+	m.help.Width = m.width
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#5f87d7"))
 	if o.NoColor {
 		m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(termenv.Ascii), progress.WithSolidFill(""))
@@ -107,7 +148,8 @@ func (m *Model) Init() tea.Cmd { return nil }
 
 type tickMsg struct{ n int }
 
-// nextTick schedules the next playback tick.
+// nextTick schedules the next playback tick. One tick is in flight at a time: the next is
+// scheduled when one has been handled, so ticks never queue up behind a slow frame.
 func (m *Model) nextTick() tea.Cmd {
 	m.tick++
 	n := m.tick
@@ -115,7 +157,8 @@ func (m *Model) nextTick() tea.Cmd {
 	return tea.Tick(max(every, time.Second/60), func(time.Time) tea.Msg { return tickMsg{n} })
 }
 
-// stepsPerTick is how many steps a tick runs: above 60 steps a second, several per frame.
+// stepsPerTick is how many steps a tick runs: above 60 steps a second, several per frame (as
+// many as tickBudget allows).
 func (m *Model) stepsPerTick() int { return max(1, speeds[m.speed]/60) }
 
 // Err returns the panic that ended the program, if one did: a bug, which the command line
@@ -138,18 +181,26 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	return m.update(msg)
 }
 
+// tooSmall reports whether the terminal is below the smallest size the TUI draws in.
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
+		m.sizeInput()
 		return m, nil
 	case tickMsg:
 		if !m.playing || msg.n != m.tick {
 			return m, nil
 		}
+		if m.tooSmall() || m.ask != nil {
+			return m, m.nextTick() // nothing moves while it cannot be seen
+		}
+		start := m.clock()
 		for range m.stepsPerTick() {
-			if !m.stepOnce() {
+			if !m.stepOnce() || m.clock().Sub(start) > tickBudget {
 				break
 			}
 		}
@@ -158,8 +209,20 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		if m.mode != inputNone {
+		switch {
+		case m.tooSmall():
+			// Nothing shows but the size: only what needs no screen works.
+			if key.Matches(msg, m.keys.Quit) {
+				m.playing = false
+				return m, tea.Quit
+			}
+			return m, nil
+		case m.ask != nil:
+			return m, m.answer(msg)
+		case m.mode != inputNone:
 			return m, m.updateInput(msg)
+		case m.overlay != overlayNone:
+			return m, m.updateOverlay(msg)
 		}
 		return m, m.updateKey(msg)
 	}
@@ -184,6 +247,57 @@ func (m *Model) stepOnce() bool {
 
 func (m *Model) say(text string, isErr bool) { m.message, m.messageErr = text, isErr }
 
+// follow makes the log follow its newest row again.
+func (m *Model) follow() { m.cursor = -1 }
+
+// answer handles a key while a question waits: y does it, n or esc does not; ctrl+c still quits.
+func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
+	q := m.ask
+	switch {
+	case key.Matches(k, m.keys.Yes):
+		m.ask = nil
+		m.message = ""
+		return q.yes()
+	case key.Matches(k, m.keys.No):
+		m.ask = nil
+		m.say("nothing done", false)
+	case k.String() == "ctrl+c":
+		return tea.Quit
+	}
+	return nil
+}
+
+// updateOverlay handles a key while help or the narration history covers the panels.
+func (m *Model) updateOverlay(k tea.KeyMsg) tea.Cmd {
+	keys := m.keys
+	switch {
+	case k.String() == "ctrl+c":
+		return tea.Quit
+	case key.Matches(k, keys.Close), key.Matches(k, keys.Quit),
+		m.overlay == overlayHelp && key.Matches(k, keys.Help),
+		m.overlay == overlayHistory && key.Matches(k, keys.History):
+		m.overlay = overlayNone
+	case m.overlay == overlayHelp && key.Matches(k, keys.History):
+		m.overlay, m.histUp = overlayHistory, 0
+	case m.overlay == overlayHistory && key.Matches(k, keys.Help):
+		m.overlay = overlayHelp
+	case m.overlay != overlayHistory:
+	case key.Matches(k, keys.RowUp):
+		m.histUp++
+	case key.Matches(k, keys.RowDown):
+		m.histUp = max(0, m.histUp-1)
+	case key.Matches(k, keys.PageUp):
+		m.histUp += max(1, m.height/2)
+	case key.Matches(k, keys.PageDown):
+		m.histUp = max(0, m.histUp-max(1, m.height/2))
+	case key.Matches(k, keys.Top):
+		m.histUp = 1 << 30 // clamped when drawn
+	case key.Matches(k, keys.Bottom):
+		m.histUp = 0
+	}
+	return nil
+}
+
 // updateKey handles a key outside the input line.
 func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	m.message = ""
@@ -193,7 +307,11 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 		m.playing = false
 		return tea.Quit
 	case key.Matches(k, keys.Help):
-		m.showHelp = !m.showHelp
+		m.overlay = overlayHelp
+	case key.Matches(k, keys.History):
+		m.overlay, m.histUp = overlayHistory, 0
+	case key.Matches(k, keys.Close):
+		m.follow()
 	case key.Matches(k, keys.Play):
 		m.playing = !m.playing
 		if m.playing {
@@ -202,21 +320,23 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 				m.say("the run is over — ← goes back, R starts again", false)
 				return nil
 			}
-			m.scroll = 0
+			m.follow()
 			return m.nextTick()
 		}
 	case key.Matches(k, keys.Continue):
-		if _, atBreak := m.ss.narration(); atBreak {
+		m.follow()
+		if m.ss.atBreak() {
 			m.playing = true
-			m.scroll = 0
 			return m.nextTick()
 		}
 		m.stepOnce()
 	case key.Matches(k, keys.Step):
 		m.playing = false
+		m.follow()
 		m.stepOnce()
 	case key.Matches(k, keys.Back):
 		m.playing = false
+		m.follow()
 		if len(m.ss.steps) == 0 {
 			m.say("this is the start of the run", false)
 		} else if err := m.ss.back(); err != nil {
@@ -240,7 +360,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}})
 	case key.Matches(k, keys.Pause):
 		op := sim.Pause
-		if m.nodeView(m.nodes[m.sel]).Status == sim.Paused {
+		if m.ss.view(m.nodes[m.sel]).Status == sim.Paused {
 			op = sim.Resume
 		}
 		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}})
@@ -249,71 +369,143 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Command):
 		return m.startInput(inputCommand, "")
 	case key.Matches(k, keys.Filter):
-		return m.startInput(inputFilter, m.filter.text)
+		return m.startInput(inputFilter, "")
 	case key.Matches(k, keys.Save):
 		return m.startInput(inputSave, m.defaultSaveName())
-	case key.Matches(k, keys.Up):
-		m.scroll = min(m.scroll+m.logHeight()/2, m.maxScroll())
-	case key.Matches(k, keys.Down):
-		m.scroll = max(0, m.scroll-m.logHeight()/2)
+	case key.Matches(k, keys.RowUp):
+		if n := m.syncRows(); n > 0 {
+			m.cursor = max(0, m.selectedRow()-1)
+		}
+	case key.Matches(k, keys.RowDown):
+		m.moveDown(1)
+	case key.Matches(k, keys.PageUp):
+		if n := m.syncRows(); n > 0 {
+			m.cursor = max(0, m.selectedRow()-m.layout().logRows)
+		}
+	case key.Matches(k, keys.PageDown):
+		m.moveDown(m.layout().logRows)
 	case key.Matches(k, keys.Top):
-		m.scroll = m.maxScroll()
+		if n := m.syncRows(); n > 0 {
+			m.cursor = 0
+		}
 	case key.Matches(k, keys.Bottom):
-		m.scroll = 0
+		m.follow()
 	case key.Matches(k, keys.Restart):
 		m.playing = false
-		m.ss.user = nil
-		if err := m.ss.restart(); err != nil {
-			m.say(err.Error(), true)
-		} else {
-			m.say("started again from the beginning", false)
+		restart := func() tea.Cmd {
+			m.ss.user = nil
+			m.follow()
+			if err := m.ss.restart(); err != nil {
+				m.say(err.Error(), true)
+			} else {
+				m.say("started again from the beginning", false)
+			}
+			return nil
 		}
+		if len(m.ss.user) == 0 {
+			return restart()
+		}
+		m.ask = &question{fmt.Sprintf("Start again from the beginning, and forget %s: %s? y/n",
+			plural(len(m.ss.user), "action of yours", "actions of yours"), actionList(m.ss.user)), restart}
 	}
 	return nil
 }
 
-// act takes a user's action, now.
+// moveDown moves the log's selection n rows down; past the newest row, the log follows it.
+func (m *Model) moveDown(n int) {
+	rows := m.syncRows()
+	if m.cursor < 0 {
+		return
+	}
+	m.cursor += n
+	if m.cursor >= rows-1 {
+		m.follow()
+	}
+}
+
+// act takes a user's action, now — after asking, when it would make the run forget actions the
+// user took later before stepping back.
 func (m *Model) act(a sim.Action) {
-	if _, err := m.ss.act(a); err != nil {
+	if lost := m.ss.forgets(); len(lost) > 0 && !m.ss.s.Done() {
+		m.playing = false
+		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
+			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a); return nil }}
+		return
+	}
+	m.doAct(a)
+}
+
+func (m *Model) doAct(a sim.Action) {
+	atBreak, err := m.ss.act(a)
+	if err != nil {
 		m.say(err.Error(), true)
 		return
 	}
-	m.scroll = 0
-	m.say(fmt.Sprintf("%s at %s", a, algo.FormatDuration(m.ss.user[len(m.ss.user)-1].At)), false)
+	m.follow()
+	at := algo.FormatDuration(m.ss.user[len(m.ss.user)-1].At)
+	if atBreak {
+		m.playing = false
+		m.say(fmt.Sprintf("%s will happen at %s: a break comes first — n or enter goes on", a, at), false)
+		return
+	}
+	m.say(fmt.Sprintf("%s at %s", a, at), false)
 }
 
-func (m *Model) nodeView(id algo.ID) sim.NodeView {
-	for _, n := range m.ss.s.Nodes() {
-		if n.ID == id {
-			return n
-		}
+// actionList writes actions with their times: "crash 3 at 1012ms, heal at 1100ms".
+func actionList(as []sim.Action) string {
+	s := make([]string, len(as))
+	for i, a := range as {
+		s[i] = fmt.Sprintf("%s at %s", a, algo.FormatDuration(a.At))
 	}
-	return sim.NodeView{ID: id}
+	return strings.Join(s, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // startInput opens the input line for mode, with value in it.
 func (m *Model) startInput(mode inputMode, value string) tea.Cmd {
 	m.playing = false
 	m.mode = mode
+	m.inErr = ""
 	m.in.SetValue(value)
 	m.in.CursorEnd()
-	m.in.Width = max(10, m.width-20)
+	m.sizeInput()
 	return m.in.Focus()
 }
 
-// updateInput handles a key while the input line is open: enter takes it, esc drops it.
+// sizeInput fits the input line to the terminal, after its label.
+func (m *Model) sizeInput() {
+	label, _ := m.inputText()
+	m.in.Width = max(10, m.width-len([]rune(label))-2)
+}
+
+// closeInput closes the input line.
+func (m *Model) closeInput() {
+	m.mode = inputNone
+	m.inErr = ""
+	m.in.Blur()
+}
+
+// updateInput handles a key while the input line is open: enter takes it, esc drops it. A
+// mistake shows at once, whole, and the line stays open to mend it.
 func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
 	switch k.Type {
+	case tea.KeyCtrlC:
+		return tea.Quit
 	case tea.KeyEsc:
-		m.mode = inputNone
-		m.in.Blur()
+		m.closeInput()
 		return nil
 	case tea.KeyEnter:
 		text := strings.TrimSpace(m.in.Value())
-		mode := m.mode
-		m.mode = inputNone
-		m.in.Blur()
-		m.take(mode, text)
+		if err := m.take(text); err != nil {
+			m.inErr = err.Error()
+			return nil
+		}
 		return nil
 	}
 	var cmd tea.Cmd
@@ -321,46 +513,72 @@ func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// take does what the input line asked for.
-func (m *Model) take(mode inputMode, text string) {
-	switch mode {
+// take does what the input line asks for, and closes it; or says what is wrong, and leaves it
+// open.
+func (m *Model) take(text string) error {
+	switch m.mode {
 	case inputCommand:
 		if text == "" {
-			return
+			m.closeInput()
+			return nil
 		}
 		a, err := scenarios.ParseAction(text, scenarios.NewMembers(m.nodes))
 		if err != nil {
-			m.say(err.Error(), true)
-			m.mode = inputCommand // keep the line, to mend it
-			m.in.SetValue(text)
-			m.in.Focus()
-			return
+			return err
 		}
+		m.closeInput()
 		m.act(a)
 	case inputFilter:
-		f, err := parseFilter(text, m.opts.Config.Algorithm)
+		f, err := parseFilter(text, m.opts.Config.Algorithm, m.nodes)
 		if err != nil {
-			m.say(err.Error(), true)
-			return
+			return err
 		}
+		m.closeInput()
 		m.filter = f
-		m.scroll = 0
+		m.rowsGen = -1 // build the rows again
+		m.follow()
+		if f.text == "" {
+			m.say("filter cleared", false)
+		}
 	case inputSave:
 		if text == "" {
-			return
+			m.closeInput()
+			return nil
 		}
 		path := text
 		if !filepath.IsAbs(path) && m.opts.SaveDir != "" {
 			path = filepath.Join(m.opts.SaveDir, path)
 		}
-		name := strings.TrimSuffix(filepath.Base(path), ".scn")
-		sc := m.ss.scenario(name, m.title()+" (a saved session)")
-		if err := scenarios.Save(path, sc); err != nil {
-			m.say(err.Error(), true)
-			return
+		if _, err := os.Stat(path); err == nil {
+			m.closeInput()
+			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {
+				m.save(path)
+				return nil
+			}}
+			return nil
 		}
-		m.say(fmt.Sprintf("saved to %s — electsim run %s replays it", path, path), false)
+		if err := m.save(path); err != nil {
+			return err
+		}
+		m.closeInput()
 	}
+	return nil
+}
+
+// save writes the session to path.
+func (m *Model) save(path string) error {
+	name := strings.TrimSuffix(filepath.Base(path), ".scn")
+	sc := m.ss.scenario(name, m.title()+" (a saved session)")
+	from := "a run the flags describe"
+	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
+		from = m.opts.Scenario.Name
+	}
+	if err := writeFile(path, m.ss.sessionFile(from, sc)); err != nil {
+		m.say(err.Error(), true)
+		return err
+	}
+	m.say(fmt.Sprintf("saved to %s — electsim run %s replays it", path, path), false)
+	return nil
 }
 
 func (m *Model) defaultSaveName() string {
@@ -375,16 +593,34 @@ func (m *Model) title() string {
 	if m.opts.Scenario != nil && m.opts.Scenario.Title != "" {
 		return m.opts.Scenario.Title
 	}
-	return m.opts.Config.Algorithm.Name + " election"
+	cfg := m.opts.Config
+	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), scenarios.NewMembers(cfg.IDs))
 }
 
-// maxScroll is how far up the log can scroll: to its first line at the top.
-func (m *Model) maxScroll() int {
-	n := 0
-	for _, ls := range m.ss.steps {
-		if m.filter.match(ls, m.opts.Config.Algorithm) {
-			n++
+// syncRows brings the log's rows up to date with the steps shown and returns how many there
+// are: only the new steps are looked at, unless steps were taken back or the filter changed.
+func (m *Model) syncRows() int {
+	if m.rowsGen != m.ss.gen || m.rowsN > len(m.ss.steps) {
+		m.rows, m.rowsN, m.rowsGen = m.rows[:0], 0, m.ss.gen
+	}
+	info := m.opts.Config.Algorithm
+	for i := m.rowsN; i < len(m.ss.steps); i++ {
+		if m.filter.match(m.ss.steps[i], info) {
+			m.rows = append(m.rows, i)
 		}
 	}
-	return max(0, n-m.logHeight())
+	m.rowsN = len(m.ss.steps)
+	if m.cursor >= len(m.rows) {
+		m.follow() // the selected row was taken back
+	}
+	return len(m.rows)
+}
+
+// selectedRow is the index in rows of the selected row: the newest when following; -1 when
+// there is none.
+func (m *Model) selectedRow() int {
+	if m.cursor >= 0 {
+		return m.cursor
+	}
+	return len(m.rows) - 1
 }

@@ -2,7 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"electsim/algo"
@@ -14,10 +17,18 @@ import (
 // session is one play of a scenario: the run in progress, every step it has shown, and what the
 // user did. Everything on screen derives from it.
 type session struct {
-	base  sim.Config   // the scenario's run, with tracing
-	user  []sim.Action // the user's actions, in the order they were taken
+	base  sim.Config              // the scenario's run, with tracing
+	exps  []scenarios.Expectation // the scenario's expectations, judged at the end of the run
+	user  []sim.Action            // the user's actions, in the order they were taken
 	s     *sim.Sim
 	steps []logStep // every step so far, in order: steps[i] is step i+1
+
+	// gen changes whenever steps shown are taken back (restart, replay): what is built from the
+	// steps (the log's rows) is built again.
+	gen     int
+	says    []int            // the indices in steps of the narration (say) steps
+	started map[algo.ID]bool // the nodes that have booted (or come back from a crash)
+	end     *ending          // the verdicts, once the run has ended
 }
 
 // logStep is one step of the run as the event log keeps it.
@@ -26,28 +37,64 @@ type logStep struct {
 	routine bool // only heartbeats that changed nothing
 }
 
-func newSession(base sim.Config) (*session, error) {
+// ending is what a run that has ended is judged by: the summary's property verdicts and the
+// scenario's expectations.
+type ending struct {
+	sum     sim.Summary
+	results []scenarios.Result
+}
+
+func newSession(base sim.Config, exps []scenarios.Expectation) (*session, error) {
 	base.Trace = true
-	ss := &session{base: base}
+	ss := &session{base: base, exps: exps}
 	return ss, ss.restart()
+}
+
+// config is the run with the user's actions: what a saved session replays.
+func (ss *session) config() sim.Config {
+	cfg := ss.base
+	cfg.Actions = append(slices.Clone(ss.base.Actions), ss.user...)
+	return cfg
 }
 
 // restart begins the run again from time 0, with the user's actions where they were taken.
 func (ss *session) restart() error {
 	ss.close()
-	cfg := ss.base
-	cfg.Actions = append(slices.Clone(ss.base.Actions), ss.user...)
-	s, err := sim.New(cfg)
+	s, err := sim.New(ss.config())
 	if err != nil {
 		return err
 	}
 	ss.s, ss.steps = s, nil
+	ss.gen++
+	ss.end = nil
+	ss.reindex()
 	return nil
 }
 
 func (ss *session) close() {
 	if ss.s != nil {
 		ss.s.Close()
+	}
+}
+
+// reindex rebuilds what is kept about the steps shown: the narration and the nodes started.
+func (ss *session) reindex() {
+	ss.says = ss.says[:0]
+	ss.started = map[algo.ID]bool{}
+	for i := range ss.steps {
+		ss.index(i)
+	}
+}
+
+// index notes what step i shows.
+func (ss *session) index(i int) {
+	for _, r := range ss.steps[i].recs {
+		switch {
+		case r.Type == sim.RecSay:
+			ss.says = append(ss.says, i)
+		case r.Type == sim.RecBoot, r.Type == sim.RecState && r.New != sim.Crashed && r.New != sim.Paused:
+			ss.started[r.Node] = true
+		}
 	}
 }
 
@@ -59,6 +106,7 @@ func (ss *session) step() (logStep, bool) {
 	}
 	ls := logStep{recs: slices.Clone(r.Records), routine: export.Routine(r.Records, ss.base.Algorithm)}
 	ss.steps = append(ss.steps, ls)
+	ss.index(len(ss.steps) - 1)
 	return ls, true
 }
 
@@ -85,6 +133,7 @@ func (ss *session) replayTo(n int) error {
 		}
 	}
 	ss.steps = shown
+	ss.reindex()
 	return nil
 }
 
@@ -96,66 +145,164 @@ func (ss *session) actTime() time.Duration {
 	return (now/time.Millisecond + 1) * time.Millisecond
 }
 
-// act schedules the user's action and runs the run up to it, so it shows at once. Actions the
-// user had taken after this moment — before stepping back to it — are forgotten: the story
-// goes another way now.
-func (ss *session) act(a sim.Action) ([]logStep, error) {
+// forgets returns the user's actions that an action taken now would replace: those taken at
+// its time or later, before the user stepped back to here.
+func (ss *session) forgets() []sim.Action {
+	at := ss.actTime()
+	var out []sim.Action
+	for _, u := range ss.user {
+		if u.At >= at {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// errNothing is an action that would change nothing: it is not taken, nor saved.
+type errNothing struct{ msg string }
+
+func (e errNothing) Error() string { return e.msg }
+
+// act schedules the user's action and runs the run up to it, so it shows at once — unless a
+// break comes first: then the run stops at the break, as playback would, and the action follows
+// when the presenter goes on (atBreak). Actions the user had taken at its time or later — before
+// stepping back to here — are forgotten: the story goes another way now. An action that changes
+// nothing (recover a live node, heal with nothing cut) is not taken: errNothing says why.
+func (ss *session) act(a sim.Action) (atBreak bool, err error) {
 	if ss.s.Done() {
-		return nil, fmt.Errorf("the run is over: R starts it again")
+		return false, fmt.Errorf("the run is over: ← goes back, R starts it again")
 	}
 	a.At = ss.actTime()
 	if a.At > ss.base.RunFor {
-		return nil, fmt.Errorf("too late: the run ends at %s", algo.FormatDuration(ss.base.RunFor))
+		return false, fmt.Errorf("too late: the run ends at %s", algo.FormatDuration(ss.base.RunFor))
 	}
-	kept := ss.user[:0]
-	dropped := false
-	for _, u := range ss.user {
-		if u.At < a.At {
-			kept = append(kept, u)
-		} else {
-			dropped = true
-		}
+	if why := ss.idleNetworkAction(a); why != "" {
+		return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
 	}
-	ss.user = kept
-	if dropped {
+	if len(ss.forgets()) > 0 {
+		ss.user = slices.DeleteFunc(ss.user, func(u sim.Action) bool { return u.At >= a.At })
 		// The forgotten actions are queued in the run already: replay without them.
 		if err := ss.replayTo(len(ss.steps)); err != nil {
-			return nil, err
+			return false, err
 		}
 	}
+	before := len(ss.steps)
 	if err := ss.s.Schedule(a); err != nil {
-		return nil, err
+		return false, err
 	}
 	ss.user = append(ss.user, a)
-	var shown []logStep
 	for {
 		ls, ok := ss.step()
 		if !ok {
-			return shown, nil
+			return false, nil
 		}
-		shown = append(shown, ls)
-		if r := ls.recs[0]; r.Action != nil && r.At == a.At && r.Action.String() == a.String() {
-			return shown, nil
+		r := ls.recs[0]
+		if r.Action != nil && r.At == a.At && r.Type == sim.RecFault && r.Action.String() == a.String() {
+			if why := ss.idleNodeAction(ls, a); why != "" {
+				ss.user = ss.user[:len(ss.user)-1]
+				if err := ss.replayTo(before); err != nil {
+					return false, err
+				}
+				return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
+			}
+			return false, nil
+		}
+		if r.Type == sim.RecBreak {
+			return true, nil
 		}
 	}
 }
 
-// narration returns the latest `say` shown, and whether the last step shown is a `break`.
-func (ss *session) narration() (string, bool) {
-	say := ""
-	for i := len(ss.steps) - 1; i >= 0; i-- {
-		if r := ss.steps[i].recs[0]; r.Type == sim.RecSay {
-			say = r.Action.Text
-			break
+// idleNetworkAction says why a network action would change nothing, or returns "".
+func (ss *session) idleNetworkAction(a sim.Action) string {
+	cuts := ss.s.Cuts()
+	switch {
+	case a.Op == sim.Heal && a.Link == nil && ss.s.Partition() == nil && len(cuts) == 0:
+		return "no partition and no cut link to heal"
+	case a.Op == sim.Heal && a.Link != nil && ss.s.Partition() == nil && !slices.Contains(cuts, *a.Link):
+		return fmt.Sprintf("the link %s is not cut", a.Link)
+	case a.Op == sim.Cut && slices.Contains(cuts, *a.Link):
+		return fmt.Sprintf("the link %s is cut already", a.Link)
+	}
+	return ""
+}
+
+// idleNodeAction says why the step of a node action changed nothing, or returns "": crash a
+// crashed node, recover or resume a live one, elect on a crashed one.
+func (ss *session) idleNodeAction(ls logStep, a sim.Action) string {
+	why := ls.recs[0].Note
+	if why == "" {
+		why = "it changed nothing"
+	}
+	switch a.Op {
+	case sim.Crash, sim.Recover, sim.Pause, sim.Resume:
+		if len(ls.recs) == 1 {
+			return why
+		}
+	case sim.Elect:
+		if len(ls.recs) == 1 && !slices.ContainsFunc(a.Nodes, func(id algo.ID) bool { return ss.view(id).Status != sim.Crashed }) {
+			return why
 		}
 	}
-	atBreak := len(ss.steps) > 0 && ss.steps[len(ss.steps)-1].recs[0].Type == sim.RecBreak
-	return say, atBreak
+	return ""
+}
+
+// view returns node id as it is now.
+func (ss *session) view(id algo.ID) sim.NodeView {
+	for _, n := range ss.s.Nodes() {
+		if n.ID == id {
+			return n
+		}
+	}
+	return sim.NodeView{ID: id}
+}
+
+// narration returns every `say` of the latest instant that had any, in order, and that instant.
+func (ss *session) narration() ([]string, time.Duration) {
+	if len(ss.says) == 0 {
+		return nil, 0
+	}
+	at := ss.steps[ss.says[len(ss.says)-1]].recs[0].At
+	first := len(ss.says) - 1
+	for first > 0 && ss.steps[ss.says[first-1]].recs[0].At == at {
+		first--
+	}
+	var lines []string
+	for _, i := range ss.says[first:] {
+		lines = append(lines, ss.steps[i].recs[0].Action.Text)
+	}
+	return lines, at
+}
+
+// atBreak reports whether the last step shown is a `break`.
+func (ss *session) atBreak() bool {
+	return len(ss.steps) > 0 && ss.steps[len(ss.steps)-1].recs[0].Type == sim.RecBreak
+}
+
+// ended returns the verdicts on the run once it has ended, else nil. The expectations are
+// judged on a replay of the same run — the scenario with the user's actions — in bulk, once.
+func (ss *session) ended() *ending {
+	if !ss.s.Done() {
+		return nil
+	}
+	if ss.end == nil {
+		e := &ending{sum: ss.s.Summary()}
+		if len(ss.exps) > 0 {
+			cfg := ss.config()
+			cfg.Trace, cfg.Engine = false, sim.Inline
+			if s, err := sim.New(cfg); err == nil {
+				_, e.results = scenarios.Play(s, ss.exps, nil)
+				s.Close()
+			}
+		}
+		ss.end = e
+	}
+	return ss.end
 }
 
 // scenario returns the session as a scenario: the run as configured, the scenario's actions and
-// the user's, merged in time order (the scenario's first at the same time). The original
-// expectations are left out: the user's actions may well have changed the story.
+// the user's, merged in time order (the scenario's first at the same time), and the scenario's
+// expectations.
 func (ss *session) scenario(name, title string) *scenarios.Scenario {
 	cfg := ss.base
 	sc := scenarios.New(name)
@@ -185,25 +332,62 @@ func (ss *session) scenario(name, title string) *scenarios.Scenario {
 	}
 	slices.SortStableFunc(all, func(a, b scenarios.Step) int { return int(a.At - b.At) })
 	sc.Actions = all
+	sc.Expects = slices.Clone(ss.exps)
 	return sc
 }
 
-// inFlight describes the messages in flight, soonest first: "ELECTION 1→4 in 3.4ms".
-func (ss *session) inFlight(max int) ([]string, int) {
-	fl := ss.s.InFlight()
-	var out []string
-	now := ss.s.Now()
-	for i, f := range fl {
-		if i == max {
-			break
+// sessionFile is the text of a saved session: a comment saying where it comes from and, when
+// the user acted, that the scenario's narration and expectations were written for the story
+// without those actions; then the scenario in canonical form.
+func (ss *session) sessionFile(from string, sc *scenarios.Scenario) string {
+	var b strings.Builder
+	if len(ss.user) == 0 {
+		fmt.Fprintf(&b, "# A session of electsim tui: %s, played as written.\n", from)
+	} else {
+		fmt.Fprintf(&b, "# A session of electsim tui: %s, with these actions taken in it:\n", from)
+		for _, a := range ss.user {
+			fmt.Fprintf(&b, "#   at %s %s\n", algo.FormatDuration(a.At), a)
 		}
-		eta := "held: paused"
-		if f.At >= 0 {
-			eta = "in " + fmtDur(f.At-now)
-		}
-		out = append(out, fmt.Sprintf("%s %s %s", export.Kind(f.Msg, ss.base.Algorithm, export.Plain{}), export.Link(f.Msg), eta))
+		b.WriteString("# The narration (say) and the expectations are the scenario's own, written for the story\n" +
+			"# without those actions: they may no longer match. electsim run on this file replays the\n" +
+			"# session and says which expectations still hold.\n")
 	}
-	return out, len(fl)
+	b.WriteString("\n")
+	b.WriteString(scenarios.Format(sc))
+	return b.String()
+}
+
+// writeFile writes text to path whole or not at all: to a temporary file beside it, renamed
+// into place once everything is written.
+func writeFile(path, text string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+// flight is a message in flight, described: "ELECTION 1→4 in 3.4ms".
+func (ss *session) flight(f sim.Flight) string {
+	eta := "held: paused"
+	if f.At >= 0 {
+		eta = "in " + fmtDur(f.At-ss.s.Now())
+	}
+	return fmt.Sprintf("%s %s %s", export.Kind(f.Msg, ss.base.Algorithm, export.Plain{}), export.Link(f.Msg), eta)
 }
 
 // groups returns the partition in force, as "A: 1 2 | B: 3 4 5", and each node's group letter.
@@ -230,14 +414,11 @@ func (ss *session) groups() (string, map[algo.ID]string) {
 
 // cuts describes the one-way cuts in force: "1->2 3->4".
 func (ss *session) cuts() string {
-	var s string
-	for i, l := range ss.s.Cuts() {
-		if i > 0 {
-			s += " "
-		}
-		s += l.String()
+	var s []string
+	for _, l := range ss.s.Cuts() {
+		s = append(s, l.String())
 	}
-	return s
+	return strings.Join(s, " ")
 }
 
 // fmtDur writes a virtual duration in ms: "3.4ms".

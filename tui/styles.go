@@ -16,6 +16,7 @@ type styles struct {
 	title, dim, bold, reverse, help  lipgloss.Style
 	banner, breakBar, narration      lipgloss.Style
 	errText, okText, border, heading lipgloss.Style
+	question, selected, endBar       lipgloss.Style
 	leader, candidate, follower      lipgloss.Style
 	crashed, paused, fault, say      lipgloss.Style
 	kinds                            []lipgloss.Style
@@ -37,9 +38,12 @@ func newStyles(r *lipgloss.Renderer, noColor bool) styles {
 		help:      r.NewStyle().Foreground(c("#6c6c6c", "#8a8a8a")),
 		banner:    r.NewStyle().Bold(true).Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#c0392b")),
 		breakBar:  r.NewStyle().Bold(true).Foreground(c("#000000", "#000000")).Background(c("#f1c40f", "#f1c40f")),
+		endBar:    r.NewStyle().Bold(true).Foreground(c("#ffffff", "#ffffff")).Background(c("#34495e", "#34495e")),
 		narration: r.NewStyle().Italic(true).Foreground(c("#1e6b3a", "#7bd88f")),
 		errText:   r.NewStyle().Foreground(c("#b00020", "#ff6b6b")),
 		okText:    r.NewStyle().Foreground(c("#1e6b3a", "#7bd88f")),
+		question:  r.NewStyle().Bold(true).Foreground(c("#000000", "#000000")).Background(c("#87d7ff", "#87d7ff")),
+		selected:  r.NewStyle().Reverse(true),
 		border:    r.NewStyle().Foreground(c("#b0b0b0", "#585858")),
 		heading:   r.NewStyle().Bold(true).Underline(true),
 		leader:    r.NewStyle().Bold(true).Foreground(c("#a65e00", "#ffd75f")),
@@ -50,8 +54,12 @@ func newStyles(r *lipgloss.Renderer, noColor bool) styles {
 		fault:     r.NewStyle().Bold(true).Foreground(c("#8b1a8b", "#ff87d7")),
 		say:       r.NewStyle().Italic(true).Foreground(c("#1e6b3a", "#7bd88f")),
 	}
-	for _, col := range []lipgloss.AdaptiveColor{c("#005f87", "#5fd7ff"), c("#1b4fbf", "#87afff"),
-		c("#8a6a00", "#ffd787"), c("#8b1a8b", "#ff87d7"), c("#1e6b3a", "#87d787"), c("#006b6b", "#5fffff")} {
+	// The message kinds' colours, in the algorithm's order: none of them is a status colour
+	// (the leader's yellow, the candidate's cyan, the crashed red, the paused purple), so that a
+	// COORDINATOR does not look like a leader nor an ELECTION like a candidate.
+	for _, col := range []lipgloss.AdaptiveColor{c("#1b4fbf", "#87afff"), c("#5f8700", "#afd75f"),
+		c("#875f00", "#d7af87"), c("#00875f", "#87d7af"), c("#5f5faf", "#afafff"), c("#af5f00", "#d7875f"),
+		c("#585858", "#bcbcbc")} {
 		st.kinds = append(st.kinds, r.NewStyle().Foreground(col))
 	}
 	return st
@@ -86,6 +94,9 @@ func (s styler) Kind(x string, i int, routine bool) string {
 	return s.st.kinds[i%len(s.st.kinds)].Render(x)
 }
 func (s styler) Status(st sim.Status, x string) string { return s.st.status(st).Render(x) }
+
+// notBooted is the mark of a node that has not booted yet: before the first steps of a run.
+const notBooted = "○"
 
 // glyph is the mark of a node status, readable without colour.
 func glyph(s sim.Status) string {

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -122,9 +124,64 @@ func TestViewGolden(t *testing.T) {
 		}
 		golden.RequireEqual(t, []byte(view))
 	})
+	t.Run("narration stacked", func(t *testing.T) {
+		m := newModel(t, "bully-leader-crash", nil)
+		playToBreak(m, 3)
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("narration history", func(t *testing.T) {
+		m := newModel(t, "bully-leader-crash", nil)
+		playToBreak(m, 3)
+		press(m, "H")
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("log row selected", func(t *testing.T) {
+		m := newModel(t, "bully-boot", nil)
+		steps(m, 25)
+		press(m, "up", "up", "up", "4")
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("command error", func(t *testing.T) {
+		m := newModel(t, "bully-leader-crash", nil)
+		press(m, ":")
+		typeText(m, "crush 3")
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("question", func(t *testing.T) {
+		m := newModel(t, "bully-boot", nil)
+		steps(m, 12)
+		press(m, "c")
+		steps(m, 3)
+		press(m, "left", "left", "left", "left", "2", "c")
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("ring with its direction", func(t *testing.T) {
+		m := newModel(t, "ring-partition", nil)
+		steps(m, 30)
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("the end", func(t *testing.T) {
+		m := newModel(t, "bully-leader-crash", nil)
+		for !m.ss.s.Done() {
+			m.stepOnce()
+		}
+		golden.RequireEqual(t, []byte(m.View()))
+	})
 	t.Run("too small", func(t *testing.T) {
 		m := newModel(t, "bully-leader-crash", nil)
 		m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("smallest", func(t *testing.T) {
+		m := newModel(t, "bully-partition", nil)
+		playToBreak(m, 2)
+		m.Update(tea.WindowSizeMsg{Width: minWidth, Height: minHeight})
+		golden.RequireEqual(t, []byte(m.View()))
+	})
+	t.Run("70x20", func(t *testing.T) {
+		m := newModel(t, "bully-leader-crash", nil)
+		steps(m, 30)
+		m.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 	t.Run("list view", func(t *testing.T) {
@@ -140,20 +197,43 @@ func TestViewGolden(t *testing.T) {
 	})
 }
 
-// Every line of the screen is exactly the terminal's width, at any size from the smallest up.
-func TestViewFitsTheTerminal(t *testing.T) {
-	m := newModel(t, "ring-partition", nil)
-	steps(m, 80)
-	for _, size := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {200, 60}} {
-		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		lines := strings.Split(m.View(), "\n")
-		if len(lines) != size[1] {
-			t.Errorf("%v: %d lines", size, len(lines))
+// playToBreak plays until playback has stopped at the n-th break (or the end).
+func playToBreak(m *Model, n int) {
+	for range n {
+		press(m, " ")
+		for m.playing {
+			m.Update(tickMsg{m.tick})
 		}
-		for i, l := range lines {
-			if w := len([]rune(l)); w != size[0] {
-				t.Errorf("%v: line %d is %d wide: %q", size, i, w, l)
-				break
+	}
+}
+
+// Every line of the screen is exactly the terminal's width, at any size from the smallest up,
+// whatever covers the panels or waits in the footer.
+func TestViewFitsTheTerminal(t *testing.T) {
+	states := map[string]func(m *Model){
+		"panels":   func(*Model) {},
+		"help":     func(m *Model) { press(m, "?") },
+		"history":  func(m *Model) { press(m, "H") },
+		"mistake":  func(m *Model) { press(m, ":"); typeText(m, "crush 3") },
+		"filter":   func(m *Model) { press(m, "/") },
+		"question": func(m *Model) { press(m, "c", "left", "left", "c") },
+		"row":      func(m *Model) { press(m, "up", "up") },
+	}
+	for name, state := range states {
+		m := newModel(t, "ring-partition", nil)
+		steps(m, 80)
+		state(m)
+		for _, size := range [][2]int{{60, 16}, {70, 20}, {80, 24}, {100, 30}, {200, 60}} {
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			lines := strings.Split(m.View(), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%s %v: %d lines", name, size, len(lines))
+			}
+			for i, l := range lines {
+				if w := len([]rune(l)); w != size[0] {
+					t.Errorf("%s %v: line %d is %d wide: %q", name, size, i, w, l)
+					break
+				}
 			}
 		}
 	}
@@ -195,15 +275,15 @@ func TestStepAndBack(t *testing.T) {
 		}
 	}
 	// Back past the user's crash: it is undone, and redone going forward again.
-	for len(m.ss.steps) > 0 && m.nodeView(1).Status == sim.Crashed {
+	for len(m.ss.steps) > 0 && m.ss.view(1).Status == sim.Crashed {
 		press(m, "left")
 	}
-	if m.nodeView(1).Status == sim.Crashed || len(m.ss.user) != 1 {
-		t.Fatalf("stepping back past the crash: node 1 %s, user actions %v", m.nodeView(1).Status, m.ss.user)
+	if m.ss.view(1).Status == sim.Crashed || len(m.ss.user) != 1 {
+		t.Fatalf("stepping back past the crash: node 1 %s, user actions %v", m.ss.view(1).Status, m.ss.user)
 	}
 	press(m, "right")
-	if m.nodeView(1).Status != sim.Crashed {
-		t.Errorf("stepping forward again: node 1 is %s, want crashed again", m.nodeView(1).Status)
+	if m.ss.view(1).Status != sim.Crashed {
+		t.Errorf("stepping forward again: node 1 is %s, want crashed again", m.ss.view(1).Status)
 	}
 	// At the start, back says so.
 	m = newModel(t, "bully-boot", nil)
@@ -234,7 +314,7 @@ func TestPlayPauseBreakContinue(t *testing.T) {
 		for m.playing {
 			tick()
 		}
-		if _, atBreak := m.ss.narration(); !atBreak {
+		if !m.ss.atBreak() {
 			t.Fatalf("playback stopped at step %d, not at a break", len(m.ss.steps))
 		}
 	}
@@ -292,22 +372,26 @@ func TestNodeKeys(t *testing.T) {
 	}
 	now := m.ss.s.Now()
 	press(m, "c")
-	if m.nodeView(4).Status != sim.Crashed || m.ss.user[0].At != (now/ms+1)*ms {
-		t.Errorf("c: node 4 %s, action %v (now was %v)", m.nodeView(4).Status, m.ss.user, now)
+	if m.ss.view(4).Status != sim.Crashed || m.ss.user[0].At != (now/ms+1)*ms {
+		t.Errorf("c: node 4 %s, action %v (now was %v)", m.ss.view(4).Status, m.ss.user, now)
 	}
 	press(m, "r")
-	if st := m.nodeView(4).Status; st == sim.Crashed {
+	if st := m.ss.view(4).Status; st == sim.Crashed {
 		t.Errorf("r: node 4 is still crashed")
 	}
 	press(m, "p")
-	if m.nodeView(4).Status != sim.Paused {
-		t.Errorf("p: node 4 is %s, want paused", m.nodeView(4).Status)
+	if m.ss.view(4).Status != sim.Paused {
+		t.Errorf("p: node 4 is %s, want paused", m.ss.view(4).Status)
 	}
 	press(m, "p")
-	if m.nodeView(4).Status == sim.Paused {
+	if m.ss.view(4).Status == sim.Paused {
 		t.Error("p again: node 4 is still paused")
 	}
-	press(m, "2", "e")
+	press(m, "2", "e") // at 15ms, where a break comes first
+	if !m.ss.atBreak() || !strings.Contains(m.message, "elect 2 will happen at 15ms: a break comes first") {
+		t.Fatalf("e before a break: at a break %v, message %q", m.ss.atBreak(), m.message)
+	}
+	press(m, "right")
 	last := m.ss.steps[len(m.ss.steps)-1].recs
 	if last[0].Type != sim.RecFault || last[0].Action.Op != sim.Elect || last[0].Node != 2 {
 		t.Errorf("e: the last step is %+v", last[0])
@@ -317,18 +401,21 @@ func TestNodeKeys(t *testing.T) {
 	}
 }
 
-// : takes any scenario action; a mistake is shown inline, with the line kept to mend it; esc
-// drops the line.
+// : takes any scenario action; a mistake shows at once, whole, with the line kept open to mend
+// it; esc drops the line; : opens empty, whatever was typed before.
 func TestCommandLine(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	steps(m, 5)
 	press(m, ":")
 	typeText(m, "partition 1 2 | 3 4 9")
-	if !m.messageErr || m.message != "column 21: unknown node 9 (nodes are 1..5)" || m.mode != inputCommand {
-		t.Fatalf("a bad command: message %q, mode %d", m.message, m.mode)
+	if m.inErr != "column 21: unknown node 9 (nodes are 1..5)" || m.mode != inputCommand || m.in.Value() != "partition 1 2 | 3 4 9" {
+		t.Fatalf("a bad command: error %q, mode %d, line %q", m.inErr, m.mode, m.in.Value())
+	}
+	if view := m.View(); !strings.Contains(view, "column 21: unknown node 9 (nodes are 1..5)") || !strings.Contains(view, ":partition 1 2 | 3 4 9") {
+		t.Errorf("the mistake and the line do not both show:\n%s", view)
 	}
 	typeText(m, "partition 1 2 | 3 4 5")
-	if m.mode != inputNone || m.ss.s.Partition() == nil {
+	if m.mode != inputNone || m.ss.s.Partition() == nil || m.inErr != "" {
 		t.Fatalf("the mended command did not partition: message %q", m.message)
 	}
 	if !strings.Contains(m.View(), "partition A: 1 2 | B: 3 4 5") {
@@ -339,13 +426,34 @@ func TestCommandLine(t *testing.T) {
 	if len(m.ss.s.Cuts()) != 1 {
 		t.Error("cut 1->2 did not cut")
 	}
-	press(m, ":", "x", "esc")
+	// A long mistake is shown whole, wrapped, while the line stays open.
+	press(m, ":")
+	typeText(m, "crush 3")
+	view := m.View()
+	for _, part := range []string{`column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal,`, "delay, drop, elect, say, break)"} {
+		if !strings.Contains(view, part) {
+			t.Errorf("the mistake is not shown whole (%q):\n%s", part, view)
+		}
+	}
+	press(m, "esc")
+	press(m, ":")
+	if m.in.Value() != "" || m.inErr != "" {
+		t.Errorf(": after a mistake opens with %q, error %q", m.in.Value(), m.inErr)
+	}
+	press(m, "x", "esc")
 	if m.mode != inputNone || len(m.ss.user) != 2 {
 		t.Errorf("esc: mode %d, user actions %v", m.mode, m.ss.user)
 	}
+	// An action that would change nothing is not taken, and says why.
+	press(m, ":")
+	typeText(m, "cut 1->2")
+	if !m.messageErr || m.message != "cut 1->2: the link 1->2 is cut already — nothing done" || len(m.ss.user) != 2 {
+		t.Errorf("a second cut: %q, user actions %v", m.message, m.ss.user)
+	}
 }
 
-// / filters the log by node or kind; routine kinds show only when named; a mistake is said.
+// / filters the log by node or kind; routine kinds show only when named; a mistake — a kind
+// or a node the run does not have — says what is valid; / opens empty.
 func TestFilter(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	steps(m, 60)
@@ -354,21 +462,36 @@ func TestFilter(t *testing.T) {
 	if !slices.Equal(m.filter.nodes, []algo.ID{4}) || !slices.Equal(m.filter.kinds, []string{"OK"}) {
 		t.Fatalf("filter %+v", m.filter)
 	}
-	for _, line := range strings.Split(m.View(), "\n")[4:] {
+	l := m.layout()
+	for _, line := range strings.Split(m.View(), "\n")[4 : 4+l.logRows] {
 		if i := strings.Index(line, "│"); i >= 0 && strings.Contains(line[i:], " #") &&
 			(!strings.Contains(line[i:], "OK") || !strings.Contains(line[i:], "4")) {
 			t.Errorf("a line the filter should hide: %q", line[i:])
 		}
 	}
 	press(m, "/")
+	if m.in.Value() != "" {
+		t.Errorf("/ opens with %q", m.in.Value())
+	}
 	typeText(m, "heartbeat")
 	if !strings.Contains(m.View(), "HEARTBEAT") {
 		t.Error("naming HEARTBEAT does not show the routine steps")
 	}
-	press(m, "/")
-	typeText(m, "votes")
-	if !m.messageErr || !strings.Contains(m.message, `"votes" is neither a node id nor a kind of bully`) {
-		t.Errorf("a bad filter: %q", m.message)
+	valid := "a filter takes node ids (1..5) and message kinds of bully (ELECTION, OK, COORDINATOR, HEARTBEAT)"
+	for _, bad := range []struct{ text, want string }{
+		{"votes", `filter: "votes" is neither a node id nor a message kind; ` + valid},
+		{"99", "filter: there is no node 99; " + valid},
+		{"0 OK", "filter: there is no node 0; " + valid},
+	} {
+		press(m, "/")
+		typeText(m, bad.text)
+		if m.inErr != bad.want || m.mode != inputFilter {
+			t.Errorf("/%s: error %q, mode %d", bad.text, m.inErr, m.mode)
+		}
+		press(m, "esc")
+	}
+	if m.filter.text != "heartbeat" {
+		t.Errorf("a refused filter changed the filter: %+v", m.filter)
 	}
 	press(m, "/")
 	typeText(m, "")
@@ -377,30 +500,81 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-// pgup pgdn home end scroll the log; the newest line is at the bottom again after end.
-func TestScroll(t *testing.T) {
+// ↑ ↓ select a log row, whose details show under the log; pgup pgdn home move by pages and
+// to the first row; end, or ↓ past the newest row, follows the newest again. The header says
+// how many rows are newer, below.
+func TestLogRows(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	steps(m, 150)
+	rows := m.syncRows()
+	press(m, "up")
+	if m.cursor != rows-2 {
+		t.Fatalf("up: cursor %d of %d rows", m.cursor, rows)
+	}
+	if view := m.View(); !strings.Contains(view, fmt.Sprintf("row %d of %d · ↓ 1 newer below (end follows)", rows-1, rows)) {
+		t.Errorf("the header does not say where the selection is:\n%s", view)
+	}
 	press(m, "pgup")
-	if m.scroll == 0 {
-		t.Fatal("pgup did not scroll")
+	if m.cursor >= rows-2 {
+		t.Fatal("pgup did not move up")
 	}
 	press(m, "home")
-	top := m.scroll
-	press(m, "pgup")
-	if m.scroll != top {
-		t.Errorf("scrolled past the start: %d then %d", top, m.scroll)
+	if m.cursor != 0 || !strings.Contains(m.View(), "▸    0.000    #1 ") {
+		t.Errorf("home: cursor %d\n%s", m.cursor, m.View())
 	}
-	if !strings.Contains(m.View(), "#1 ") {
-		t.Error("home does not show the first step")
+	press(m, "pgup")
+	if m.cursor != 0 {
+		t.Errorf("pgup past the start: %d", m.cursor)
 	}
 	press(m, "pgdown")
-	if m.scroll >= top {
-		t.Error("pgdown did not scroll down")
+	if m.cursor <= 0 {
+		t.Error("pgdown did not move down")
 	}
 	press(m, "end")
-	if m.scroll != 0 {
-		t.Errorf("end: scroll %d", m.scroll)
+	if m.cursor != -1 {
+		t.Errorf("end: cursor %d", m.cursor)
+	}
+	press(m, "up", "down")
+	if m.cursor != -1 {
+		t.Errorf("down onto the newest row: cursor %d, want following", m.cursor)
+	}
+	// The details of a row: the whole description and the node's reasons, wrapped.
+	m = newModel(t, "bully-boot", nil)
+	steps(m, 5)
+	view := m.View()
+	for _, want := range []string{"── #5 at 0.000ms  1 boot", "follower → candidate · ELECTION→2 3 4 5",
+		"why: booted: election — ELECTION to the 4 higher ids,", "waiting 50ms for an OK"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the details lack %q:\n%s", want, view)
+		}
+	}
+	// Stepping follows the newest row again.
+	press(m, "up", "right")
+	if m.cursor != -1 {
+		t.Errorf("a step did not follow the newest row: cursor %d", m.cursor)
+	}
+}
+
+// The selected node's state and its messages in flight show under the legend; the count of
+// messages in flight says how many more there are than it lists.
+func TestSelectedNodeAndFlights(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	steps(m, 8) // nodes 1 to 4 booted: 10 ELECTIONs sent, 6 in flight to live nodes
+	press(m, "3")
+	view := m.View()
+	for _, want := range []string{"node 3: ◆ candidate, no leader", "from it (2): ELECTION→4 5", "to it (2): ELECTION←1 2", "in flight: 10"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q:\n%s", want, view)
+		}
+	}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if view := m.View(); !strings.Contains(view, " more") {
+		t.Errorf("a short list of flights does not say how many more:\n%s", view)
+	}
+	// Before the boot steps, nodes have not booted: ○, not ● followers.
+	m = newModel(t, "bully-boot", nil)
+	if view := m.View(); !strings.Contains(view, "node 1: ○ not booted yet") || !strings.Contains(view, "○ not booted yet") {
+		t.Errorf("the first screen:\n%s", view)
 	}
 }
 
@@ -442,6 +616,49 @@ func TestSaveReplaysTheSameTrace(t *testing.T) {
 			}
 		}
 		s.Close()
+		// The file keeps the scenario's expectations, and says that the story was changed.
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"#   at 21ms crash 3\n", "may no longer match", "\nexpect leader 4 by 1500ms\n", "\nexpect no split-brain\n"} {
+			if !strings.Contains(string(text), want) {
+				t.Errorf("the saved file lacks %q:\n%s", want, text)
+			}
+		}
+		if len(sc.Expects) != 4 {
+			t.Errorf("the saved scenario has %d expectations, want the scenario's 4", len(sc.Expects))
+		}
+	}
+}
+
+// s asks before it replaces a file; n keeps the file, y replaces it.
+func TestSaveAsksBeforeReplacing(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	path := filepath.Join(m.opts.SaveDir, "lesson.scn")
+	if err := os.WriteFile(path, []byte("# my lesson\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps(m, 12)
+	press(m, "c")
+	press(m, "s")
+	typeText(m, "lesson.scn")
+	if m.ask == nil || !strings.Contains(m.ask.text, "lesson.scn exists already. Replace it with this session? y/n") {
+		t.Fatalf("no question before replacing a file: %+v", m.ask)
+	}
+	if !strings.Contains(m.View(), "exists already. Replace it") {
+		t.Errorf("the question does not show:\n%s", m.View())
+	}
+	press(m, "n")
+	if b, _ := os.ReadFile(path); string(b) != "# my lesson\n" || m.ask != nil {
+		t.Fatalf("n replaced the file: %q", b)
+	}
+	press(m, "s")
+	typeText(m, "lesson.scn")
+	press(m, "y")
+	sc, err := scenarios.Load(path)
+	if err != nil || len(sc.Actions) != len(m.opts.Scenario.Actions)+1 {
+		t.Fatalf("y did not save the session: %v, %d actions", err, len(sc.Actions))
 	}
 }
 
@@ -454,22 +671,43 @@ func jsonl(recs []sim.Record) string {
 	return b.String()
 }
 
-// R restarts from the beginning, forgetting the user's actions; ? toggles help; q quits.
+// R restarts from the beginning, forgetting the user's actions — after asking, when there are
+// any; ? opens help and esc or ? closes it; q quits.
 func TestRestartHelpQuit(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	steps(m, 10)
+	press(m, "R")
+	if len(m.ss.steps) != 0 || m.ask != nil {
+		t.Fatalf("R with nothing to forget: %d steps, question %+v", len(m.ss.steps), m.ask)
+	}
+	steps(m, 10)
 	press(m, "c")
 	press(m, "R")
+	if m.ask == nil || m.ask.text != "Start again from the beginning, and forget 1 action of yours: crash 1 at 11ms? y/n" {
+		t.Fatalf("R with an action: question %+v", m.ask)
+	}
+	press(m, "right", "c", " ") // other keys wait for the answer
+	if m.ask == nil || len(m.ss.user) != 1 || m.playing {
+		t.Fatalf("keys acted while a question waited")
+	}
+	press(m, "n")
+	if m.ask != nil || len(m.ss.user) != 1 || len(m.ss.steps) == 0 || m.message != "nothing done" {
+		t.Fatalf("n: question %+v, user %v, %d steps", m.ask, m.ss.user, len(m.ss.steps))
+	}
+	press(m, "R", "y")
 	if len(m.ss.steps) != 0 || len(m.ss.user) != 0 || m.ss.s.Now() != 0 {
-		t.Errorf("after R: %d steps, user %v, now %v", len(m.ss.steps), m.ss.user, m.ss.s.Now())
+		t.Errorf("after R y: %d steps, user %v, now %v", len(m.ss.steps), m.ss.user, m.ss.s.Now())
 	}
-	press(m, "?")
-	if !m.showHelp || !strings.Contains(m.View(), "save session") {
-		t.Error("? does not show the full help")
-	}
-	press(m, "?")
-	if m.showHelp {
-		t.Error("? again does not close it")
+	for _, closeKey := range []string{"?", "esc", "q"} {
+		press(m, "?")
+		if m.overlay != overlayHelp || !strings.Contains(m.View(), "save session") {
+			t.Fatal("? does not show the full help")
+		}
+		press(m, "right") // ignored while help covers the panels
+		press(m, closeKey)
+		if m.overlay != overlayNone || len(m.ss.steps) != 0 {
+			t.Errorf("%q does not close the help, or a key acted behind it", closeKey)
+		}
 	}
 	for _, k := range []string{"q", "ctrl+c"} {
 		if cmd := press(m, k); cmd == nil || cmd() != tea.Quit() {
@@ -478,15 +716,154 @@ func TestRestartHelpQuit(t *testing.T) {
 	}
 }
 
-// Acting after the end, or too late, says so.
-func TestActAtTheEnd(t *testing.T) {
-	m := newModel(t, "bully-boot", func(c *sim.Config) { c.RunFor = 30 * ms })
-	for !m.ss.s.Done() {
+// Acting after stepping back, before actions the user took later, asks first: y forgets them,
+// n keeps them.
+func TestActAfterBackAsks(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	steps(m, 12)
+	press(m, "c")
+	steps(m, 5)
+	press(m, "left", "left", "left", "left", "left", "left")
+	press(m, "2", "c")
+	if m.ask == nil || m.ask.text != "crash 2 at 11ms replaces what you did from then on: crash 1 at 11ms. Go ahead? y/n" {
+		t.Fatalf("question %+v", m.ask)
+	}
+	press(m, "esc")
+	if len(m.ss.user) != 1 || m.ss.user[0].Nodes[0] != 1 {
+		t.Fatalf("esc: user %v", m.ss.user)
+	}
+	press(m, "c", "y")
+	if len(m.ss.user) != 1 || m.ss.user[0].Nodes[0] != 2 || m.ss.view(2).Status != sim.Crashed || m.ss.view(1).Status == sim.Crashed {
+		t.Fatalf("y: user %v, node 1 %s, node 2 %s", m.ss.user, m.ss.view(1).Status, m.ss.view(2).Status)
+	}
+}
+
+// An action taken at step 0 stops at the break on its way, as playback would: it happens when
+// the presenter goes on.
+func TestActStopsAtABreak(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	press(m, ":")
+	typeText(m, "partition 1 2 | 3 4 5")
+	if !m.ss.atBreak() || len(m.ss.steps) != 2 || m.ss.s.Partition() != nil {
+		t.Fatalf("at step %d, at a break %v, partition %v", len(m.ss.steps), m.ss.atBreak(), m.ss.s.Partition())
+	}
+	if m.message != "partition 1 2 | 3 4 5 will happen at 1ms: a break comes first — n or enter goes on" {
+		t.Errorf("message %q", m.message)
+	}
+	for m.ss.s.Partition() == nil {
 		press(m, "right")
 	}
-	press(m, "c")
-	if !m.messageErr || m.message != "the run is over: R starts it again" {
-		t.Errorf("message %q", m.message)
+	if r := m.ss.steps[len(m.ss.steps)-1].recs[0]; r.At != ms || r.Action == nil || r.Action.Op != sim.Partition {
+		t.Errorf("the partition came at %+v", r)
+	}
+}
+
+// An action that changes nothing — recover a live node, heal with nothing cut — is not taken,
+// so a saved session does not carry it.
+func TestIdleActionsAreNotTaken(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	steps(m, 12)
+	n := len(m.ss.steps)
+	press(m, "r")
+	if len(m.ss.user) != 0 || len(m.ss.steps) != n || !m.messageErr || m.message != "recover 1: node 1 is not crashed — nothing done" {
+		t.Errorf("r on a live node: user %v, %d steps (was %d), message %q", m.ss.user, len(m.ss.steps), n, m.message)
+	}
+	press(m, ":")
+	typeText(m, "heal")
+	if len(m.ss.user) != 0 || m.message != "heal: no partition and no cut link to heal — nothing done" {
+		t.Errorf("heal: user %v, message %q", m.ss.user, m.message)
+	}
+	press(m, "5", "c") // node 5 is down from the start
+	if len(m.ss.user) != 0 || m.message != "crash 5: node 5 is already crashed — nothing done" {
+		t.Errorf("crash 5: user %v, message %q", m.ss.user, m.message)
+	}
+}
+
+// While the terminal is too small, only q works: nothing happens that cannot be seen.
+func TestTooSmallTakesOnlyQuit(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+	press(m, "right", "right", "right", "c", ":", "space")
+	if len(m.ss.steps) != 0 || len(m.ss.user) != 0 || m.mode != inputNone || m.playing {
+		t.Errorf("keys acted while too small: %d steps, user %v, mode %d", len(m.ss.steps), m.ss.user, m.mode)
+	}
+	if cmd := press(m, "q"); cmd == nil || cmd() != tea.Quit() {
+		t.Error("q does not quit")
+	}
+	// Playback waits while the terminal is too small.
+	m = newModel(t, "bully-boot", nil)
+	press(m, " ")
+	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+	m.Update(tickMsg{m.tick})
+	if len(m.ss.steps) != 0 || !m.playing {
+		t.Errorf("a tick while too small: %d steps, playing %v", len(m.ss.steps), m.playing)
+	}
+}
+
+// A playback tick steps for no longer than tickBudget of wall time, whatever the speed, so the
+// keys are never kept waiting.
+func TestTickBudget(t *testing.T) {
+	var now time.Time
+	m := newModel(t, "bully-boot", func(c *sim.Config) { c.Actions = nil })
+	m.clock = func() time.Time { now = now.Add(3 * ms); return now } // every step takes 3ms
+	m.speed = len(speeds) - 1
+	press(m, " ")
+	m.Update(tickMsg{m.tick})
+	if got, want := len(m.ss.steps), int(tickBudget/(3*ms))+1; got != want {
+		t.Errorf("a tick at %d steps/s ran %d steps in 3ms each, want %d", speeds[m.speed], got, want)
+	}
+}
+
+// At the end of the run, the status line and the box under the log give the verdicts: the
+// properties and the scenario's expectations.
+func TestEndOfRun(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	for !m.ss.s.Done() {
+		m.stepOnce()
+	}
+	view := m.View()
+	for _, want := range []string{"■ the end · ✓ 4 of 4 expectations hold", "── the end, at 2s", "✓ at-most-one-leader",
+		"expectations: 4 of 4 hold", "✓ expect leader 4 by 1500ms"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q:\n%s", want, view)
+		}
+	}
+	// With the user's crash of node 4, an expectation fails, and the end says so.
+	m = newModel(t, "bully-leader-crash", nil)
+	playToBreak(m, 3)
+	press(m, "4", "c")
+	for !m.ss.s.Done() {
+		m.stepOnce()
+	}
+	if view := m.View(); !strings.Contains(view, "✗ 1 of 4 expectations fail") || !strings.Contains(view, "✗ expect leader 4 by 1500ms") {
+		t.Errorf("a failed expectation:\n%s", view)
+	}
+}
+
+// Every line of the narration of an instant shows, stacked; H shows all the narration so far,
+// and esc closes it.
+func TestNarration(t *testing.T) {
+	m := newModel(t, "gc-pause-split-brain", nil)
+	for m.ss.s.Now() < 520*ms || !m.ss.atBreak() {
+		press(m, "right")
+	}
+	view := m.View()
+	for _, want := range []string{"“Node 5 is about to freeze", "“What will the other nodes do? What does node 5 know about it?”"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q:\n%s", want, view)
+		}
+	}
+	press(m, "H")
+	view = m.View()
+	for _, want := range []string{"Narration so far", "0.000ms “Five nodes; every message", "520.000ms “Node 5 is about to freeze", "“What will the other nodes do?"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the history lacks %q:\n%s", want, view)
+		}
+	}
+	press(m, "right") // ignored while the history covers the panels
+	press(m, "esc")
+	if m.overlay != overlayNone || !m.ss.atBreak() {
+		t.Error("esc does not close the history, or a key acted behind it")
 	}
 }
 
@@ -513,27 +890,183 @@ func TestProgramFlow(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := tm.FinalModel(t).(*Model)
-	if final.nodeView(4).Status != sim.Crashed || final.nodeView(3).Status != sim.Leader {
-		t.Errorf("final: node 4 %s, node 3 %s", final.nodeView(4).Status, final.nodeView(3).Status)
+	if final.ss.view(4).Status != sim.Crashed || final.ss.view(3).Status != sim.Leader {
+		t.Errorf("final: node 4 %s, node 3 %s", final.ss.view(4).Status, final.ss.view(3).Status)
 	}
 }
 
-// Rendering a frame renders only what shows: 16 nodes and a 10,000-step log (DESIGN §9: ≤ 5 ms).
+// waitFor waits until the program has drawn what.
+func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range what {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// finish quits the program and returns its final model.
+func finish(t *testing.T, tm *teatest.TestModel) *Model {
+	t.Helper()
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	return tm.FinalModel(t).(*Model)
+}
+
+// Through a real program: a mistake on the command line shows at once, whole, while the line
+// stays open; mended, the action is taken.
+func TestProgramCommandError(t *testing.T) {
+	m := newModel(t, "bully-boot", func(c *sim.Config) { c.Engine = sim.Goroutine })
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	for range 5 {
+		tm.Send(keyMsg("right"))
+	}
+	tm.Send(keyMsg(":"))
+	tm.Type("crush 4")
+	tm.Send(keyMsg("enter"))
+	waitFor(t, tm, `column 1: unknown action "crush" (expected crash,`, "delay, drop, elect, say, break)", ":crush 4")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // clears the line
+	tm.Type("crash 4")
+	tm.Send(keyMsg("enter"))
+	waitFor(t, tm, "crash 4 at 1ms")
+	if final := finish(t, tm); final.ss.view(4).Status != sim.Crashed || len(final.ss.user) != 1 {
+		t.Errorf("node 4 %s, user actions %v", final.ss.view(4).Status, final.ss.user)
+	}
+}
+
+// Through a real program: an action taken at step 0 stops at the break on its way; playing on
+// stops at each break, where every line of narration of the instant shows; H shows them all.
+func TestProgramBreaksAndNarration(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", func(c *sim.Config) { c.Engine = sim.Goroutine })
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	tm.Send(keyMsg("4"))
+	tm.Send(keyMsg("p"))
+	waitFor(t, tm, "pause 4 will happen at 1ms: a break comes first", "BREAK")
+	for range 6 {
+		tm.Send(keyMsg("+"))
+	}
+	tm.Send(keyMsg("n"))
+	waitFor(t, tm, "t 1000.000ms", "BREAK", "“Node 5, the leader, crashes.")
+	tm.Send(keyMsg("n"))
+	waitFor(t, tm, "t 1250.000ms", "“After 150ms without a heartbeat", "“Node 4 asks only 5, hears nothing")
+	tm.Send(keyMsg("H"))
+	waitFor(t, tm, "Narration so far", "100.000ms “Node 5 won at once")
+	tm.Send(keyMsg("esc"))
+	final := finish(t, tm)
+	if final.ss.view(4).Status != sim.Paused || !final.ss.atBreak() || final.ss.s.Now() != 1250*ms {
+		t.Errorf("node 4 %s, at a break %v, now %v", final.ss.view(4).Status, final.ss.atBreak(), final.ss.s.Now())
+	}
+}
+
+// Through a real program: R, and an action after stepping back, ask before they forget the
+// user's actions; n keeps them, y goes ahead.
+func TestProgramQuestions(t *testing.T) {
+	m := newModel(t, "bully-boot", func(c *sim.Config) { c.Engine = sim.Goroutine })
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	for range 12 {
+		tm.Send(keyMsg("right"))
+	}
+	tm.Send(keyMsg("c"))
+	waitFor(t, tm, "crash 1 at 11ms")
+	for range 4 {
+		tm.Send(keyMsg("left"))
+	}
+	tm.Send(keyMsg("2"))
+	tm.Send(keyMsg("c"))
+	waitFor(t, tm, "crash 2 at 11ms replaces what you did from then on: crash 1 at 11ms. Go ahead? y/n")
+	tm.Send(keyMsg("n"))
+	waitFor(t, tm, "nothing done")
+	tm.Send(keyMsg("R"))
+	waitFor(t, tm, "Start again from the beginning, and forget 1 action of yours: crash 1 at 11ms? y/n")
+	tm.Send(keyMsg("y"))
+	waitFor(t, tm, "started again from the beginning")
+	if final := finish(t, tm); len(final.ss.user) != 0 || len(final.ss.steps) != 0 {
+		t.Errorf("after R y: user %v, %d steps", final.ss.user, len(final.ss.steps))
+	}
+}
+
+// Rendering a frame renders only what shows: 16 nodes (a ring) and 40 (the list), each with a
+// 10,000-step log (DESIGN §9: ≤ 5 ms at 16 nodes).
 func BenchmarkView(b *testing.B) {
+	for _, n := range []int{16, 40} {
+		b.Run(fmt.Sprintf("%d nodes", n), func(b *testing.B) {
+			m := newModel(b, "bully-leader-crash", func(c *sim.Config) {
+				c.IDs = nil
+				for i := 1; i <= n; i++ {
+					c.IDs = append(c.IDs, algo.ID(i))
+				}
+				c.Actions = nil
+				c.RunFor = time.Hour
+			})
+			for len(m.ss.steps) < 10_000 {
+				m.stepOnce()
+			}
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// A playback tick at the top speed, 40 nodes, 10,000 steps in: the steps of one frame and the
+// frame drawn, which together must leave time for the keys (a frame is 16ms).
+func BenchmarkPlaybackFrame(b *testing.B) {
 	m := newModel(b, "bully-leader-crash", func(c *sim.Config) {
 		c.IDs = nil
-		for i := 1; i <= 16; i++ {
+		for i := 1; i <= 40; i++ {
 			c.IDs = append(c.IDs, algo.ID(i))
 		}
 		c.Actions = nil
 		c.RunFor = time.Hour
+		c.Engine = sim.Goroutine
 	})
 	for len(m.ss.steps) < 10_000 {
 		m.stepOnce()
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.speed = len(speeds) - 1
+	press(m, " ")
 	for b.Loop() {
+		m.Update(tickMsg{m.tick})
 		_ = m.View()
+	}
+}
+
+// The README shows a real screen: the block marked <!-- screen of: ... TestREADMEScreen ... -->
+// is the demo at 100×30 after :partition 1 2 | 3 4 5, enter, n — without colour, trailing
+// spaces trimmed. go test -update rewrites it; review the diff.
+func TestREADMEScreen(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	press(m, ":")
+	typeText(m, "partition 1 2 | 3 4 5")
+	playToBreak(m, 1)
+	var b strings.Builder
+	for _, l := range strings.Split(m.View(), "\n") {
+		b.WriteString(strings.TrimRight(l, " ") + "\n")
+	}
+	screen := b.String()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile("(?s)(<!-- screen of: [^\n]*TestREADMEScreen[^\n]*-->\n```\n)(.*?)(```)")
+	found := re.FindSubmatchIndex(readme)
+	if found == nil {
+		t.Fatal("README.md has no block marked <!-- screen of: ... TestREADMEScreen ... -->")
+	}
+	if got := string(readme[found[4]:found[5]]); got != screen {
+		if flag.Lookup("update").Value.String() == "true" {
+			out := append(append(slices.Clone(readme[:found[4]]), screen...), readme[found[5]:]...)
+			if err := os.WriteFile("../README.md", out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("README.md shows a screen the TUI no longer draws (go test ./tui -update rewrites it; review the diff); it draws:\n%s", screen)
 	}
 }
 

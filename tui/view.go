@@ -3,12 +3,14 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
 )
@@ -18,6 +20,36 @@ const minWidth, minHeight = 60, 16
 
 // listAbove is the number of nodes above which a compact list replaces the ring.
 const listAbove = 32
+
+// minBody is the fewest lines the panels keep, however much the header and footer would take.
+const minBody = 6
+
+// layout is how the screen divides at its size, in the state the model is in.
+type layout struct {
+	header, footer []string
+	body           int // lines between them
+	left, right    int // the panels' widths
+	logRows        int // rows of the event log
+	detail         int // lines of the detail box under the log, its rule included
+}
+
+func (m *Model) layout() layout {
+	m.syncRows()
+	var l layout
+	l.header = m.header()
+	l.footer = m.footer(m.height - len(l.header) - minBody)
+	l.body = max(0, m.height-len(l.header)-len(l.footer))
+	l.left = min(40, m.width*2/5)
+	l.right = m.width - l.left - 1
+	text := max(1, min(5, l.body/4)) // a step's details: a fixed box, so the log does not jump
+	if e := m.ss.ended(); e != nil && m.cursor < 0 {
+		text = max(text, min(len(m.endReport(e, l.right)), l.body/2-1))
+	}
+	l.detail = 1 + text
+	l.logRows = max(1, l.body-1-l.detail)
+	l.detail = max(0, l.body-1-l.logRows)
+	return l
+}
 
 // View draws the screen.
 func (m *Model) View() (view string) {
@@ -30,22 +62,24 @@ func (m *Model) View() (view string) {
 	if m.failed != nil {
 		return "electsim failed; press q"
 	}
-	if m.width < minWidth || m.height < minHeight {
-		msg := fmt.Sprintf("terminal too small: electsim needs %d×%d, this one is %d×%d", minWidth, minHeight, m.width, m.height)
+	if m.tooSmall() {
+		msg := fmt.Sprintf("terminal too small: electsim needs %d×%d, this one is %d×%d — make it larger, or press q to quit",
+			minWidth, minHeight, m.width, m.height)
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, ansi.Wordwrap(msg, max(m.width-2, 10), " "))
 	}
-	top := m.header()
-	bottom := m.footer()
-	middle := m.height - len(top) - len(bottom)
+	l := m.layout()
 	var body []string
-	if m.showHelp {
-		body = m.fullHelp(middle)
-	} else {
-		body = m.panels(middle)
+	switch m.overlay {
+	case overlayHelp:
+		body = m.fullHelp(l.body)
+	case overlayHistory:
+		body = m.history(l.body)
+	default:
+		body = m.panels(l)
 	}
-	lines := append(append(top, body...), bottom...)
-	for i, l := range lines {
-		lines[i] = fit(l, m.width)
+	lines := append(append(l.header, body...), l.footer...)
+	for i, s := range lines {
+		lines[i] = fit(s, m.width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -59,6 +93,11 @@ func fit(s string, w int) string {
 	return s
 }
 
+// wrap breaks text into lines of at most w columns, at spaces where it can.
+func wrap(s string, w int) []string {
+	return strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
+}
+
 // header is the title, the status line with its time bar, the message counts, and the split
 // brain and break banners when they apply.
 func (m *Model) header() []string {
@@ -70,11 +109,29 @@ func (m *Model) header() []string {
 	gap := max(1, m.width-ansi.StringWidth(title)-ansi.StringWidth(right))
 	lines := []string{title + strings.Repeat(" ", gap) + right}
 
-	state := st.dim.Render("⏸ paused")
-	if m.playing {
-		state = st.okText.Render(fmt.Sprintf("▶ playing %d steps/s", speeds[m.speed]))
-	} else if s.Done() {
-		state = st.dim.Render("■ the end")
+	var state string
+	switch e := m.ss.ended(); {
+	case m.playing:
+		state = st.okText.Render(fmt.Sprintf("▶ playing, %d steps/s", speeds[m.speed]))
+	case e != nil:
+		state = "■ the end"
+		if len(e.results) > 0 {
+			hold := 0
+			for _, r := range e.results {
+				if r.OK {
+					hold++
+				}
+			}
+			if hold == len(e.results) {
+				state += st.okText.Render(fmt.Sprintf(" · ✓ %d of %d expectations hold", hold, len(e.results)))
+			} else {
+				state += st.errText.Render(fmt.Sprintf(" · ✗ %d of %d expectations fail", len(e.results)-hold, len(e.results)))
+			}
+		}
+	case m.ss.atBreak():
+		state = "⚑ at a break"
+	default:
+		state = st.help.Render(fmt.Sprintf("stopped, %d steps/s", speeds[m.speed]))
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
 		export.MS(s.Now())+"ms", len(m.ss.steps), state)
@@ -90,7 +147,7 @@ func (m *Model) header() []string {
 	for i, k := range sum.Kinds {
 		counts = append(counts, fmt.Sprintf("%s %d", styler{st}.Kind(k, i, cfg.Algorithm.IsRoutine(k)), sum.Sent[i]))
 	}
-	lines = append(lines, st.dim.Render("sent: ")+strings.Join(counts, st.dim.Render(" · ")))
+	lines = append(lines, st.help.Render("sent: ")+strings.Join(counts, st.help.Render(" · ")))
 
 	if leaders := s.Leaders(); len(leaders) >= 2 {
 		who := "both"
@@ -99,54 +156,156 @@ func (m *Model) header() []string {
 		}
 		lines = append(lines, st.banner.Render(fit(fmt.Sprintf(" ⚠ SPLIT BRAIN — %s %s believe they lead", andList(leaders), who), m.width)))
 	}
-	if _, atBreak := m.ss.narration(); atBreak {
-		lines = append(lines, st.breakBar.Render(fit(" ⏸ BREAK — what happens next? n or enter continues", m.width)))
+	if m.ss.atBreak() {
+		lines = append(lines, st.breakBar.Render(fit(" ⚑ BREAK — what happens next? n or enter goes on", m.width)))
 	}
 	return lines
 }
 
-// footer is the narration, the input line or the last message, and the help bar.
-func (m *Model) footer() []string {
+// footer is the narration, the input line with its hint and its mistake or the last message or
+// a question, and the help bar: in at most budget lines (the help bar and the input or message
+// line always show).
+func (m *Model) footer(budget int) []string {
 	st := &m.st
-	var lines []string
-	if say, _ := m.ss.narration(); say != "" {
-		wrapped := strings.Split(ansi.Wordwrap("“"+say+"”", m.width-2, " "), "\n")
-		if len(wrapped) > 3 {
-			wrapped = append(wrapped[:2], wrapped[2]+" …")
+	w := m.width
+	var line, errs, hint []string
+	styled := func(style lipgloss.Style, text string) []string {
+		var out []string
+		for _, l := range wrap(text, w) {
+			out = append(out, style.Render(l))
 		}
-		for _, w := range wrapped[:min(3, len(wrapped))] {
-			lines = append(lines, " "+st.narration.Render(w))
-		}
+		return out
 	}
+	switch {
+	case m.ask != nil:
+		line = styled(st.question, m.ask.text)
+	case m.mode != inputNone:
+		label, help := m.inputText()
+		line = []string{st.bold.Render(label) + m.in.View()}
+		hint = styled(st.help, help)
+		if m.inErr != "" {
+			errs = styled(st.errText, m.inErr)
+		}
+	case m.message != "" && m.messageErr:
+		line = styled(st.errText, m.message)
+	case m.message != "":
+		line = styled(st.okText, m.message)
+	default:
+		line = []string{""}
+	}
+	avail := max(budget, 2) - 1
+	if len(line) > avail {
+		line = line[len(line)-avail:]
+	}
+	avail -= len(line)
+	if len(errs) > avail {
+		errs = errs[:avail]
+	}
+	avail -= len(errs)
+	var narration []string
+	if m.overlay != overlayHistory { // which shows it all
+		narration = m.narrationLines(min(avail, max(2, m.height/5)))
+	}
+	avail -= len(narration)
+	if len(hint) > avail {
+		hint = nil
+	}
+	out := append(append(append(narration, hint...), errs...), line...)
+	return append(out, m.help.ShortHelpView(m.keys.ShortHelp()))
+}
+
+// inputText is the input line's label and the hint above it.
+func (m *Model) inputText() (label, hint string) {
+	info := m.opts.Config.Algorithm
 	switch m.mode {
 	case inputCommand:
-		lines = append(lines, st.bold.Render(":")+m.in.View())
+		return ":", fmt.Sprintf("Any scenario action — crash 3 · recover 3 · pause 3 · resume 3 · elect 2 · partition 1 2 | 3 4 5 · cut 1->2 · heal · delay 1->2 300ms · drop 20%% — happens at %s. enter takes it, esc cancels.",
+			algo.FormatDuration(m.ss.actTime()))
 	case inputFilter:
-		lines = append(lines, st.bold.Render("filter (node ids, kinds; empty clears): ")+m.in.View())
+		now := "no filter now"
+		if m.filter.text != "" {
+			now = "now: " + m.filter.text
+		}
+		return "filter: ", fmt.Sprintf("Node ids (%s) and message kinds (%s), e.g. 3 OK; routine kinds (%s) show only when named. enter on an empty line clears the filter (%s); esc keeps it.",
+			scenarios.NewMembers(m.nodes), strings.Join(info.Kinds, ", "), strings.Join(info.Routine, ", "), now)
 	case inputSave:
-		lines = append(lines, st.bold.Render("save session as: ")+m.in.View())
-	default:
-		switch {
-		case m.message != "" && m.messageErr:
-			lines = append(lines, st.errText.Render(m.message))
-		case m.message != "":
-			lines = append(lines, st.okText.Render(m.message))
-		default:
-			lines = append(lines, "")
+		what := "the scenario as it was played (you took no action)"
+		if len(m.ss.user) > 0 {
+			what = fmt.Sprintf("the scenario with %s at their times", plural(len(m.ss.user), "action of yours", "actions of yours"))
+		}
+		return "save session as: ", fmt.Sprintf("A .scn file: %s, which electsim run replays. enter saves, esc cancels.", what)
+	}
+	return "", ""
+}
+
+// narrationLines is the narration of the latest instant that had any — every line of it,
+// stacked — in at most max lines; when it needs more, the last says that H shows it all.
+func (m *Model) narrationLines(maxLines int) []string {
+	says, _ := m.ss.narration()
+	if len(says) == 0 || maxLines <= 0 {
+		return nil
+	}
+	st := &m.st
+	var out []string
+	for _, s := range says {
+		for _, l := range wrap("“"+s+"”", m.width-2) {
+			out = append(out, " "+st.narration.Render(l))
 		}
 	}
-	lines = append(lines, m.help.ShortHelpView(m.keys.ShortHelp()))
-	return lines
+	if len(out) > maxLines {
+		more := st.help.Render(" … H shows it all")
+		out = out[:maxLines]
+		out[maxLines-1] = ansi.Truncate(out[maxLines-1], m.width-ansi.StringWidth(more), "") + more
+	}
+	return out
 }
 
 // fullHelp is what ? shows, in the middle of the screen.
 func (m *Model) fullHelp(height int) []string {
-	lines := []string{m.st.heading.Render("Keys"), ""}
-	lines = append(lines, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
-	lines = append(lines, "", m.st.dim.Render("The command line (:) takes any scenario action: crash 3, partition 1 2 | 3 4 5,"),
-		m.st.dim.Render("delay 1->2 300ms, drop 20%, heal, elect 2 … It happens at the next whole millisecond."),
-		m.st.dim.Render("? closes this help."))
+	st := &m.st
+	lines := []string{st.heading.Render("Keys") + st.help.Render("  esc or ? closes this help"), ""}
+	cols := m.keys.FullHelp()
+	if full := m.help.FullHelpView(cols); lipgloss.Width(full) <= m.width && !strings.Contains(full, "…") {
+		lines = append(lines, strings.Split(full, "\n")...)
+	} else { // two columns at a time
+		for i := 0; i < len(cols); i += 2 {
+			lines = append(lines, strings.Split(m.help.FullHelpView(cols[i:min(i+2, len(cols))]), "\n")...)
+		}
+	}
+	lines = append(lines, "")
+	for _, p := range []string{
+		"y or n answers a question in the status line (esc is no): one comes before R, or an action after stepping back, would forget what you did, and before a save replaces a file.",
+		"The command line (:) takes any scenario action: crash 3, recover 3, pause 3, resume 3, elect 2, partition 1 2 | 3 4 5, cut 1->2, heal, delay 1->2 300ms, drop 20%. What you do happens at the next whole millisecond of virtual time; a break on the way stops there first. An action that would change nothing is not taken.",
+		"Nodes: ★ leader  ◆ candidate  ● follower  ✗ crashed  ⏸ paused node  ○ not booted yet  ▣ not a candidate · →N it believes N leads · /A its partition group. The selected node's state and messages show under the legend; ↑ ↓ select a log row, whose details show under the log.",
+		"Playback: ▶ playing · stopped · ⚑ at a break (n or enter goes on) · ■ the end (the verdicts show under the log).",
+	} {
+		lines = append(lines, wrap(p, m.width)...)
+	}
 	return pad(lines, height)
+}
+
+// history is the narration so far, newest at the bottom, scrolled up by histUp lines.
+func (m *Model) history(height int) []string {
+	st := &m.st
+	head := st.heading.Render("Narration so far") + st.help.Render("  ↑ ↓ pgup pgdn scroll · H or esc closes")
+	var lines []string
+	for _, i := range m.ss.says {
+		r := m.ss.steps[i].recs[0]
+		at := fmt.Sprintf("%12s ", export.MS(r.At)+"ms")
+		for k, l := range wrap("“"+r.Action.Text+"”", m.width-len(at)) {
+			if k > 0 {
+				at = strings.Repeat(" ", len(at))
+			}
+			lines = append(lines, st.help.Render(at)+st.narration.Render(l))
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{st.help.Render("No narration yet: the scenario's say lines show here as the run reaches them.")}
+	}
+	rows := max(1, height-1)
+	m.histUp = max(0, min(m.histUp, len(lines)-rows))
+	end := len(lines) - m.histUp
+	return pad(append([]string{head}, lines[max(0, end-rows):end]...), height)
 }
 
 // pad cuts or fills lines to height.
@@ -161,17 +320,20 @@ func pad(lines []string, height int) []string {
 }
 
 // panels is the node view on the left and the event log on the right.
-func (m *Model) panels(height int) []string {
-	left := min(40, m.width*2/5)
-	right := m.width - left - 1
-	nodes := m.nodePanel(left, height)
-	log := m.logPanel(right, height)
+func (m *Model) panels(l layout) []string {
+	nodes := m.nodePanel(l.left, l.body)
+	log := m.logPanel(l)
 	sep := m.st.border.Render("│")
-	out := make([]string, height)
+	out := make([]string, l.body)
 	for i := range out {
-		out[i] = fit(nodes[i], left) + sep + log[i]
+		out[i] = fit(nodes[i], l.left) + sep + log[i]
 	}
 	return out
+}
+
+// notBooted reports whether a node has not booted yet: before the boot steps of a run.
+func (m *Model) notBooted(n sim.NodeView) bool {
+	return !m.ss.started[n.ID] && n.Status != sim.Crashed && n.Status != sim.Paused
 }
 
 // label is a node as the ring shows it: status glyph, id, the leader it believes in, and its
@@ -184,7 +346,11 @@ func (m *Model) label(n sim.NodeView, group string) string {
 		}
 		return s
 	}
-	s := glyph(n.Status) + export.ID(n.ID)
+	g := glyph(n.Status)
+	if m.notBooted(n) {
+		g = notBooted
+	}
+	s := g + export.ID(n.ID)
 	switch {
 	case n.Status == sim.Leader || n.Status == sim.Crashed || n.Leader == 0:
 	case n.Leader == n.ID:
@@ -198,29 +364,20 @@ func (m *Model) label(n sim.NodeView, group string) string {
 	return s
 }
 
-// nodePanel draws the nodes — on a ring, or as a list above listAbove nodes — with the
-// partition, the selection and the messages in flight.
+// nodePanel draws the nodes — on a ring, or as a list above listAbove nodes or where a ring does
+// not fit — with the partition, a legend, the selected node's state and messages, and the
+// messages in flight. What matters most keeps its place when the panel is short: the nodes,
+// the selected node, the count of messages in flight; then the legend, then the list of
+// messages.
 func (m *Model) nodePanel(width, height int) []string {
 	st := &m.st
 	views := map[algo.ID]sim.NodeView{}
+	anyNotBooted := false
 	for _, n := range m.ss.s.Nodes() {
 		views[n.ID] = n
+		anyNotBooted = anyNotBooted || m.notBooted(n)
 	}
 	groups, letter := m.ss.groups()
-	lines := []string{st.heading.Render("nodes")}
-	if groups != "" {
-		lines = append(lines, st.fault.Render("partition "+groups))
-	}
-	if cuts := m.ss.cuts(); cuts != "" {
-		lines = append(lines, st.fault.Render("cut "+cuts))
-	}
-	flights, total := m.ss.inFlight(6)
-	flightLines := len(flights) + 1
-	legend := []string{st.dim.Render("★ leader ◆ candidate ● follower"), st.dim.Render("✗ crashed ⏸ paused  →N: believes N leads")}
-	if m.opts.Config.Algorithm.Roles != nil {
-		legend = append(legend, st.dim.Render("▣ not a candidate: lock service, resource"))
-	}
-	area := height - len(lines) - flightLines - len(legend) - 1
 	render := func(id algo.ID) string {
 		n := views[id]
 		text := m.label(n, letter[id])
@@ -230,80 +387,309 @@ func (m *Model) nodePanel(width, height int) []string {
 		}
 		return " " + style.Render(text) + " "
 	}
-	if len(m.nodes) > listAbove {
-		lines = append(lines, m.nodeList(render, width, area)...)
-	} else {
-		// A ring as tall as the nodes need, no taller.
-		lines = append(lines, m.ring(render, width, min(area, len(m.nodes)+5))...)
+	isRing := m.opts.Config.Algorithm.Name == "ring"
+
+	var top []string
+	if groups != "" {
+		top = append(top, st.fault.Render("partition "+groups))
 	}
-	lines = append(append(lines, ""), legend...)
-	lines = pad(lines, height-flightLines)
-	head := fmt.Sprintf("in flight: %d", total)
-	if total == 0 {
+	if cuts := m.ss.cuts(); cuts != "" {
+		top = append(top, st.fault.Render("cut "+cuts))
+	}
+	avail := height - 1 - len(top) - 2 // the heading; the selected node's line; the in-flight count
+	n := len(m.nodes)
+	// A ring needs about a row for every two nodes, plus its top and bottom, or labels collide.
+	viewMin, viewWant := n/2+3, n+5
+	useRing := n <= listAbove && avail >= viewMin
+	var labels []string
+	if !useRing {
+		labels = make([]string, n)
+		for i, id := range m.nodes {
+			labels[i] = render(id)
+		}
+		viewWant = listRows(labels, width)
+		viewMin = viewWant // a list is no use cut short: it has all the rows it can
+	}
+	view := max(0, min(viewMin, avail))
+	avail -= view
+	selN := min(2, avail)
+	avail -= selN
+	legend := m.legend(width, anyNotBooted, groups != "")
+	legendN := 0
+	if avail >= len(legend)+1 {
+		legendN = len(legend) + 1
+		avail -= legendN
+	}
+	extra := max(0, min(viewWant-view, avail-3))
+	view += extra
+	avail -= extra
+
+	head := st.heading.Render("nodes")
+	var body []string
+	if useRing {
+		if isRing {
+			head += st.help.Render("  ring order ↻ clockwise")
+		}
+		body = m.ring(render, width, view, isRing)
+	} else {
+		if isRing {
+			head += st.help.Render("  ring order: row by row")
+		}
+		body = nodeList(labels, width, view, m.sel)
+	}
+	lines := append(append([]string{head}, top...), body...)
+	if legendN > 0 {
+		lines = append(append(lines, ""), legend...)
+	}
+	flights := m.ss.s.InFlight()
+	bottom := m.nodeLines(views[m.nodes[m.sel]], letter, flights, selN)
+	lines = pad(lines, height-len(bottom)-1-avail)
+	lines = append(lines, bottom...)
+	head = fmt.Sprintf("in flight: %d", len(flights))
+	if len(flights) == 0 {
 		head = "in flight: none"
 	}
 	lines = append(lines, st.heading.Render(head))
-	for _, f := range flights {
-		lines = append(lines, " "+f)
+	for i, f := range flights {
+		if i == avail-1 && len(flights) > avail {
+			lines = append(lines, st.help.Render(fmt.Sprintf(" +%d more", len(flights)-i)))
+			break
+		}
+		if i == avail {
+			break
+		}
+		lines = append(lines, " "+m.ss.flight(f))
 	}
 	return pad(lines, height)
 }
 
-// ring places the nodes round an ellipse, in ring order clockwise from the top.
-func (m *Model) ring(render func(algo.ID) string, width, height int) []string {
+// legend explains the glyphs, in as few lines as width allows.
+func (m *Model) legend(width int, notBootedShows, partition bool) []string {
+	st := &m.st
+	items := []string{st.leader.Render("★") + " leader", st.candidate.Render("◆") + " candidate", "● follower",
+		st.crashed.Render("✗") + " crashed", st.paused.Render("⏸") + " paused node", "→N believes N leads"}
+	if notBootedShows {
+		items = append(items, notBooted+" not booted yet")
+	}
+	if partition {
+		items = append(items, "/A partition group")
+	}
+	if m.opts.Config.Algorithm.Roles != nil {
+		items = append(items, "▣ not a candidate")
+	}
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur)+2+ansi.StringWidth(it) <= width:
+			cur += "  " + it
+		default:
+			lines = append(lines, cur)
+			cur = it
+		}
+	}
+	return append(lines, cur)
+}
+
+// nodeLines describes the selected node: its state, and, in more lines, the messages in flight
+// from it and to it.
+func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []sim.Flight, more int) []string {
+	st := &m.st
+	info := m.opts.Config.Algorithm
+	var state string
+	switch {
+	case m.notBooted(n):
+		state = notBooted + " not booted yet"
+	case n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused:
+		state = "▣ " + n.Role
+	case n.Status == sim.Paused && n.Leader == n.ID:
+		state = st.paused.Render("⏸ paused") + ", believes it leads"
+	case n.Status == sim.Paused && n.Leader != 0:
+		state = st.paused.Render("⏸ paused") + fmt.Sprintf(", believes %d leads", n.Leader)
+	default:
+		state = st.status(n.Status).Render(glyph(n.Status) + " " + n.Status.String())
+		switch {
+		case n.Status == sim.Crashed || n.Status == sim.Leader || n.Status == sim.Paused:
+		case n.Leader != 0:
+			state += fmt.Sprintf(" of %d", n.Leader)
+		default:
+			state += ", no leader"
+		}
+	}
+	if n.Term != 0 {
+		word := "term"
+		if info.TermWord != "" {
+			word = info.TermWord
+		}
+		state += fmt.Sprintf(" · %s %d", word, n.Term)
+	}
+	if g := letter[n.ID]; g != "" {
+		state += " · group " + g
+	}
+	lines := []string{st.bold.Render(fmt.Sprintf("node %d: ", n.ID)) + state}
+	if more <= 0 {
+		return lines
+	}
+	// The messages from it and to it, by kind, soonest first: "ELECTION→4 5 · OK→1".
+	type group struct {
+		kind  string
+		peers []algo.ID
+	}
+	var from, to []*group
+	add := func(gs []*group, kind string, peer algo.ID) []*group {
+		for _, g := range gs {
+			if g.kind == kind {
+				g.peers = append(g.peers, peer)
+				return gs
+			}
+		}
+		return append(gs, &group{kind, []algo.ID{peer}})
+	}
+	nFrom, nTo := 0, 0
+	for _, f := range flights {
+		kind := export.Kind(f.Msg, info, export.Plain{})
+		switch {
+		case f.Msg.From == n.ID:
+			from, nFrom = add(from, kind, f.Msg.To), nFrom+1
+		case f.Msg.To == n.ID:
+			to, nTo = add(to, kind, f.Msg.From), nTo+1
+		}
+	}
+	say := func(what, arrow string, count int, gs []*group) string {
+		if count == 0 {
+			return st.help.Render(what + ": nothing in flight")
+		}
+		var s []string
+		for _, g := range gs {
+			slices.Sort(g.peers)
+			ids := make([]string, len(g.peers))
+			for i, id := range g.peers {
+				ids[i] = export.ID(id)
+			}
+			s = append(s, g.kind+arrow+strings.Join(ids, " "))
+		}
+		return st.help.Render(fmt.Sprintf("%s (%d): ", what, count)) + strings.Join(s, " · ")
+	}
+	lines = append(lines, " "+say("from it", "→", nFrom, from))
+	if more > 1 {
+		lines = append(lines, " "+say("to it", "←", nTo, to))
+	}
+	return lines
+}
+
+// ring places the nodes round an ellipse, in ring order clockwise from the top. With arrows,
+// a mark between each node and the next shows the way the ring runs.
+func (m *Model) ring(render func(algo.ID) string, width, height int, arrows bool) []string {
 	if height < 3 {
-		return nil
+		return pad(nil, height)
 	}
-	grid := make([][]string, height) // each cell: "" (blank) or a label that starts here
-	for i := range grid {
-		grid[i] = make([]string, width)
+	type item struct {
+		x, w int
+		s    string
 	}
+	rows := make([][]item, height)
 	cx, cy := float64(width)/2, float64(height-1)/2
 	rx, ry := math.Max(float64(width)/2-6, 1), math.Max(float64(height-1)/2, 0)
 	n := len(m.nodes)
-	for i, id := range m.nodes {
+	at := func(theta float64) (float64, float64) { return cx + rx*math.Cos(theta), cy + ry*math.Sin(theta) }
+	free := func(y, x, w int) bool {
+		for _, it := range rows[y] {
+			if x < it.x+it.w+1 && it.x < x+w+1 {
+				return false
+			}
+		}
+		return true
+	}
+	// The selected node first, so that it always shows; a label that would overlap another
+	// takes the row above or below if that is free.
+	order := make([]int, 0, n)
+	order = append(order, m.sel)
+	for i := range n {
+		if i != m.sel {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
 		theta := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		label := render(id)
+		label := render(m.nodes[i])
 		w := ansi.StringWidth(label)
-		x := int(math.Round(cx+rx*math.Cos(theta))) - w/2
-		y := int(math.Round(cy + ry*math.Sin(theta)))
-		x = max(0, min(x, width-w))
-		y = max(0, min(y, height-1))
-		grid[y][x] = label
+		fx, fy := at(theta)
+		x := max(0, min(int(math.Round(fx))-w/2, width-w))
+		y := max(0, min(int(math.Round(fy)), height-1))
+		for _, alt := range []int{y, y - 1, y + 1} {
+			if alt >= 0 && alt < height && free(alt, x, w) {
+				y = alt
+				break
+			}
+		}
+		rows[y] = append(rows[y], item{x, w, label})
+	}
+	if arrows && n >= 2 {
+		for i := range n {
+			theta := -math.Pi/2 + 2*math.Pi*(float64(i)+0.5)/float64(n)
+			fx, fy := at(theta)
+			x, y := int(math.Round(fx)), max(0, min(int(math.Round(fy)), height-1))
+			// The way round, on screen: a cell is about twice as tall as it is wide.
+			dx, dy := -rx*math.Sin(theta), 2*ry*math.Cos(theta)
+			if x >= 0 && x < width && free(y, x-1, 3) {
+				rows[y] = append(rows[y], item{x, 1, m.st.help.Render(arrow(dx, dy))})
+			}
+		}
 	}
 	out := make([]string, height)
-	for y, row := range grid {
+	for y, row := range rows {
+		slices.SortFunc(row, func(a, b item) int { return a.x - b.x })
 		var b strings.Builder
 		col := 0
-		for x := 0; x < width; x++ {
-			if row[x] == "" || x < col {
-				if x >= col {
-					b.WriteByte(' ')
-					col++
-				}
-				continue
+		for _, it := range row {
+			if it.x < col {
+				continue // overlaps the one before
 			}
-			b.WriteString(row[x])
-			col = x + ansi.StringWidth(row[x])
+			b.WriteString(strings.Repeat(" ", it.x-col))
+			b.WriteString(it.s)
+			col = it.x + it.w
 		}
 		out[y] = b.String()
 	}
 	return out
 }
 
-// nodeList lays the nodes out in columns, for clusters too big for a ring.
-func (m *Model) nodeList(render func(algo.ID) string, width, height int) []string {
+// arrow is the arrow of a direction on screen (y grows downwards).
+func arrow(dx, dy float64) string {
+	a := math.Atan2(dy, dx) / (math.Pi / 4)
+	return []string{"←", "↖", "↑", "↗", "→", "↘", "↓", "↙", "←"}[int(math.Round(a))+4]
+}
+
+// listRows is how many rows the list of labels takes at width.
+func listRows(labels []string, width int) int {
+	cols := listCols(labels, width)
+	return (len(labels) + cols - 1) / cols
+}
+
+func listCols(labels []string, width int) int {
 	cell := 0
-	labels := make([]string, len(m.nodes))
-	for i, id := range m.nodes {
-		labels[i] = render(id)
-		cell = max(cell, ansi.StringWidth(labels[i]))
+	for _, l := range labels {
+		cell = max(cell, ansi.StringWidth(l))
 	}
-	cols := max(1, width/(cell+1))
-	// Keep the selected node in view.
+	return max(1, width/(cell+1))
+}
+
+// nodeList lays the nodes out in columns, in ring order row by row, in height rows at most, the
+// selected node in view.
+func nodeList(labels []string, width, height, sel int) []string {
+	if height <= 0 {
+		return nil
+	}
+	cols := listCols(labels, width)
+	cell := 0
+	for _, l := range labels {
+		cell = max(cell, ansi.StringWidth(l))
+	}
 	first := 0
-	if rows := height; rows > 0 && m.sel/cols >= rows {
-		first = (m.sel/cols - rows + 1) * cols
+	if sel/cols >= height {
+		first = (sel/cols - height + 1) * cols
 	}
 	var out []string
 	for i := first; i < len(labels) && len(out) < height; i += cols {
@@ -317,57 +703,179 @@ func (m *Model) nodeList(render func(algo.ID) string, width, height int) []strin
 	return out
 }
 
-// logHeight is about the number of log lines on screen: the scroll step.
-func (m *Model) logHeight() int { return max(1, m.height-10) }
-
-// logPanel draws the event log, newest at the bottom: only the lines that show are built.
-func (m *Model) logPanel(width, height int) []string {
+// logPanel draws the event log, newest at the bottom, and under it the details of the selected
+// row: only the lines that show are built.
+func (m *Model) logPanel(l layout) []string {
 	st := &m.st
 	info := m.opts.Config.Algorithm
+	n := len(m.rows)
+	sel := m.selectedRow()
+	mark := sel
+	if m.cursor < 0 && m.ss.ended() != nil {
+		mark = -1 // the box under the log gives the verdicts, not this row's details
+	}
+	top := max(0, n-l.logRows)
 	head := st.heading.Render("event log")
+	if m.cursor >= 0 {
+		m.logTop = min(m.logTop, m.cursor)
+		m.logTop = max(m.logTop, m.cursor-l.logRows+1)
+		m.logTop = max(0, min(m.logTop, n-l.logRows))
+		top = m.logTop
+		head += st.bold.Render(fmt.Sprintf("  row %d of %d · ↓ %d newer below (end follows)", sel+1, n, n-sel-1))
+	}
 	switch {
 	case m.filter.text != "":
-		head += st.dim.Render("  filter: " + m.filter.text + " (/ changes it)")
-	default:
-		head += st.dim.Render(fmt.Sprintf("  %s hidden; / filters", strings.Join(info.Routine, ", ")))
-	}
-	rows := height - 1
-	// Walk back from the newest step to find the lines that show.
-	var picked []int
-	skip := m.scroll
-	for i := len(m.ss.steps) - 1; i >= 0 && len(picked) < rows; i-- {
-		if !m.filter.match(m.ss.steps[i], info) {
-			continue
-		}
-		if skip > 0 {
-			skip--
-			continue
-		}
-		picked = append(picked, i)
-	}
-	if m.scroll > 0 {
-		head += st.bold.Render(fmt.Sprintf("  ↑ %d newer (end)", m.scroll))
+		head += st.help.Render("  filter: " + m.filter.text + " (/ changes it)")
+	case m.cursor < 0 && len(info.Routine) > 0:
+		head += st.help.Render(fmt.Sprintf("  %s hidden (/ filters)", strings.Join(info.Routine, ", ")))
 	}
 	lines := []string{head}
-	for k := len(picked) - 1; k >= 0; k-- {
-		lines = append(lines, m.logLine(m.ss.steps[picked[k]].recs, width))
+	for i := top; i < min(n, top+l.logRows); i++ {
+		lines = append(lines, m.logLine(m.ss.steps[m.rows[i]].recs, l.right, i == mark))
 	}
-	if len(m.ss.steps) == 0 {
-		lines = append(lines, st.dim.Render("nothing yet: → steps, space plays"))
+	switch {
+	case len(m.ss.steps) == 0:
+		lines = append(lines, st.help.Render(" nothing yet: → steps, space plays"))
+	case n == 0:
+		lines = append(lines, st.help.Render(" no step shown matches the filter"))
 	}
-	return pad(lines, height)
+	lines = pad(lines, 1+l.logRows)
+	return append(lines, m.detailBox(l.right, l.detail, sel)...)
 }
 
-// logLine is one step of the log: time, step, nodes, event, then what it caused and why.
-func (m *Model) logLine(recs []sim.Record, width int) string {
-	d := export.Describe(recs, m.opts.Config.Algorithm, styler{&m.st})
+// logLine is one step of the log: time, step, nodes, event, then what it caused and why. The
+// selected row is marked ▸ (and reversed when the user selected it).
+func (m *Model) logLine(recs []sim.Record, width int, selected bool) string {
 	st := &m.st
-	head := fmt.Sprintf("%10s %5s ", export.MS(d.At), fmt.Sprintf("#%d", d.Step))
-	line := st.dim.Render(head) + fmt.Sprintf("%-6s ", d.Who) + d.Event
-	if len(d.Parts) > 0 {
-		line += "  " + strings.Join(d.Parts, st.dim.Render(" · "))
+	var sty export.Styler = styler{st}
+	if selected && m.cursor >= 0 {
+		sty = export.Plain{}
 	}
-	return fit(line, width)
+	d := export.Describe(recs, m.opts.Config.Algorithm, sty)
+	mark := " "
+	if selected {
+		mark = "▸"
+	}
+	head := fmt.Sprintf("%9s %5s ", export.MS(d.At), fmt.Sprintf("#%d", d.Step))
+	rest := fmt.Sprintf("%-6s ", d.Who) + d.Event
+	if len(d.Parts) > 0 {
+		rest += "  " + strings.Join(d.Parts, sty.Dim(" · "))
+	}
+	if selected && m.cursor >= 0 {
+		return st.selected.Render(fit(mark+head+rest, width))
+	}
+	return fit(mark+st.help.Render(head)+rest, width)
+}
+
+// bright is the event log's styler for the detail box: the notes are the point there, so they
+// are not dimmed.
+type bright struct{ styler }
+
+func (bright) Dim(s string) string { return s }
+
+// detailBox is the box under the log: the selected row described in full — what it caused,
+// then each node's reasons — or, at the end of the run, the verdicts.
+func (m *Model) detailBox(width, height, sel int) []string {
+	if height <= 0 {
+		return nil
+	}
+	st := &m.st
+	info := m.opts.Config.Algorithm
+	var title string
+	var text []string
+	switch e := m.ss.ended(); {
+	case e != nil && m.cursor < 0:
+		title = fmt.Sprintf("the end, at %s", algo.FormatDuration(e.sum.End))
+		text = m.endReport(e, width)
+	case sel < 0:
+		title = "details"
+		text = wrap("Nothing has happened yet: → runs one step, space plays, ? lists every key.", width)
+	default:
+		recs := m.ss.steps[m.rows[sel]].recs
+		d := export.Describe(recs, info, bright{styler{st}})
+		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, export.MS(d.At), d.Who, d.Event)
+		notes := 0
+		if recs[0].Note != "" {
+			notes++
+		}
+		for _, r := range recs[1:] {
+			if r.Type == sim.RecState && r.Note != "" {
+				notes++
+			}
+		}
+		notes = min(notes, len(d.Parts))
+		if effects := d.Parts[:len(d.Parts)-notes]; len(effects) > 0 {
+			text = append(text, wrap(strings.Join(effects, " · "), width)...)
+		}
+		for _, note := range d.Parts[len(d.Parts)-notes:] {
+			text = append(text, wrap("why: "+note, width)...)
+		}
+		if len(text) == 0 {
+			text = []string{st.help.Render("nothing else: it changed nothing")}
+		}
+	}
+	rule := st.border.Render("── ") + title + " "
+	rule += st.border.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(rule))))
+	rows := height - 1
+	if len(text) > rows {
+		text = text[:rows]
+		if rows > 0 {
+			text[rows-1] = ansi.Truncate(text[rows-1], width-1, "") + "…"
+		}
+	}
+	return pad(append([]string{rule}, text...), height)
+}
+
+// endReport is the verdict on an ended run: its leader, the properties, the violations and the
+// scenario's expectations.
+func (m *Model) endReport(e *ending, width int) []string {
+	st := &m.st
+	var text []string
+	add := func(s string) { text = append(text, wrap(s, width)...) }
+	if e.sum.Leader != 0 {
+		add(st.leader.Render(fmt.Sprintf("★ %d leads", e.sum.Leader)) + ", and every live node names it")
+	} else {
+		add("no leader that every live node names")
+	}
+	var props []string
+	for _, p := range e.sum.Properties {
+		switch {
+		case !p.Applies:
+			props = append(props, st.help.Render("– "+p.Name+" (no terms)"))
+		case p.Holds:
+			props = append(props, st.okText.Render("✓ "+p.Name))
+		default:
+			props = append(props, st.errText.Render("✗ "+p.Name))
+		}
+	}
+	add("properties: " + strings.Join(props, "  "))
+	for _, v := range e.sum.Violations {
+		add(st.errText.Render("  ✗ " + v.String()))
+	}
+	if e.sum.Halted != "" {
+		add(st.errText.Render("the run stopped early: " + e.sum.Halted))
+	}
+	if len(e.results) > 0 {
+		hold := 0
+		for _, r := range e.results {
+			if r.OK {
+				hold++
+			}
+		}
+		add(fmt.Sprintf("expectations: %d of %d hold", hold, len(e.results)))
+		for _, r := range e.results {
+			if r.OK {
+				add(st.okText.Render("  ✓ ") + r.Expectation.String())
+			} else {
+				text := r.Expectation.String()
+				if r.Detail != "" {
+					text += " — " + r.Detail
+				}
+				add(st.errText.Render("  ✗ " + text))
+			}
+		}
+	}
+	return text
 }
 
 // andList writes "4 and 5", "3, 4 and 5".

@@ -75,7 +75,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--no-color=yes"}, `electsim run: invalid argument "yes" for "--no-color" flag: expected true or false, or just --no-color (see -h)`},
 		{[]string{"run", "--trace", ""}, "electsim run: --trace needs a file name (or - for stdout)"},
 		{[]string{"run", "--trace", "-", "--json"}, "electsim run: --trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl"},
-		{[]string{"--nodes", "3"}, "electsim: bully-leader-crash.scn:14: at 1s crash 5 names node 5, which the nodes you chose (1..3) leave out"},
+		{[]string{"run", "bully-leader-crash", "--nodes", "3"}, "electsim run: bully-leader-crash.scn:14: at 1s crash 5 names node 5, which the nodes you chose (1..3) leave out"},
 		{[]string{"run", "bully-leader-crash", "--run", "500ms"}, "electsim run: bully-leader-crash.scn:12: at 1s say \"Node 5, the leader, crashes. Nobody is told: the others only notice that its heartbeats stop. Who notices first, and who takes over?\" comes after the end of the run you chose (500ms)"},
 		{[]string{"run", "a.scn", "b.scn"}, `electsim run: one scenario at a time, got ["a.scn" "b.scn"]`},
 		{[]string{"scenarios", "--show", "nope"}, `electsim scenarios: --show nope: no bundled scenario called "nope" (electsim scenarios lists them)`},

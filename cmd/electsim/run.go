@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -79,6 +80,24 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 	return sc, nil
 }
 
+// scenarioFor returns what a command plays: the scenario named on the command line; else the
+// demo, unless the flags describe a run of their own; else an empty scenario, which the flags
+// make into the run they describe (runFlags.apply). The flags that describe a run say what runs
+// — which algorithm, on which nodes — rather than tune it: the demo, a Bully scenario written
+// for nodes 1..5, would not fit them.
+func scenarioFor(cmd, demo string, fs *pflag.FlagSet, stderr io.Writer) (*scenarios.Scenario, error) {
+	describesRun := []string{"algo", "nodes", "ids"}
+	switch {
+	case fs.NArg() > 1:
+		return nil, usagef("one scenario at a time, got %q", fs.Args())
+	case fs.NArg() == 1:
+		return loadScenario(cmd, fs.Arg(0), stderr)
+	case demo != "" && !slices.ContainsFunc(describesRun, fs.Changed):
+		return scenarios.LoadBundled(demo)
+	}
+	return scenarios.New(""), nil
+}
+
 // headless plays a scenario — the one named on the command line, the bundled demo, or an empty
 // one — with the flags in args applied, and prints it.
 func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv env) error {
@@ -93,7 +112,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if cmd == "run" {
 			fmt.Fprintln(w, "Usage: electsim run [SCENARIO] [flags]\n\nRuns a scenario — a .scn file, or the name of a bundled one (electsim scenarios lists them) —\nor a run the flags describe, and prints a timeline (one line per step), a summary and the\nscenario's expectations. Flags override the scenario's own settings; --at adds actions.")
 		} else {
-			fmt.Fprintln(w, "Usage: electsim [flags]\n\nPlays the default demo — "+demo+": a Bully election whose leader crashes — and prints it.")
+			fmt.Fprintln(w, "Usage: electsim [flags]\n\nPlays the default demo — "+demo+": a Bully election whose leader crashes — and prints it;\nwith --algo, --nodes or --ids, plays the run the flags describe, as electsim run does.")
 		}
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
 		fmt.Fprintln(w, "\nExamples:\n  electsim run bully-partition\n  electsim run my-lesson.scn --seed 7 --json\n  electsim run --algo ring --nodes 8 --delay 10ms --at '500ms crash 8' --run 2s\n  electsim run bully-recovery --svg bully-recovery.svg --mermaid bully-recovery.md --from 1s")
@@ -101,21 +120,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
 	}
-	var sc *scenarios.Scenario
-	var err error
-	switch {
-	case fs.NArg() > 1:
-		return usagef("one scenario at a time, got %q", fs.Args())
-	case fs.NArg() == 1:
-		if sc, err = loadScenario(cmd, fs.Arg(0), stderr); err != nil {
-			return err
-		}
-	case demo != "":
-		if sc, err = scenarios.LoadBundled(demo); err != nil {
-			return err
-		}
-	default:
-		sc = scenarios.New("")
+	sc, err := scenarioFor(cmd, demo, fs, stderr)
+	if err != nil {
+		return err
 	}
 	cfg, err := rf.apply(fs, sc)
 	if err != nil {

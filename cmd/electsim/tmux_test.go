@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-// The TUI end to end, in a real terminal: the built binary in tmux at 100×30, stepped, the
-// leader crashed through the command line, played until a new leader shows, quit with q — and
-// the process is gone.
+// The TUI end to end, in a real terminal: the built binary in tmux at 100×30, stepped; shrunk
+// too small, where keys do nothing; a mistake on the command line shown and mended, crashing the
+// leader; played until a new leader shows; R asked about and declined; quit with q — and the
+// process is gone.
 func TestTUIUnderTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the end-to-end test of the terminal UI needs it")
@@ -63,7 +64,22 @@ func TestTUIUnderTmux(t *testing.T) {
 	waitFor("the first screen", func(s string) bool { return strings.Contains(s, "electsim · Bully: the leader crashes") })
 	key("l", "l", "l", "l", "l", "l", "l", "l")
 	waitFor("the boot of node 5", func(s string) bool { return strings.Contains(s, "step 8 ") && strings.Contains(s, "★5") })
+	// Too small: the screen says so, and keys other than q do nothing until it is larger.
+	tmux("resize-window", "-t", "e2e", "-x", "50", "-y", "12")
+	waitFor("the too-small screen", func(s string) bool { return strings.Contains(s, "terminal too small") })
+	key("l", "l", "c")
+	tmux("resize-window", "-t", "e2e", "-x", "100", "-y", "30")
+	waitFor("the screen back, unchanged", func(s string) bool {
+		return strings.Contains(s, "step 8 ") && strings.Contains(s, "★5") && !strings.Contains(s, "✗1")
+	})
+	// A mistake on the command line shows at once, with the line open to mend it.
 	key(":")
+	key(strings.Split("crush 5", "")...)
+	key("Enter")
+	waitFor("the mistake", func(s string) bool {
+		return strings.Contains(s, `unknown action "crush"`) && strings.Contains(s, ":crush 5")
+	})
+	key("C-u")
 	key(strings.Split("crash 5", "")...)
 	key("Enter")
 	waitFor("node 5 crashed", func(s string) bool { return strings.Contains(s, "✗5") })
@@ -72,6 +88,11 @@ func TestTUIUnderTmux(t *testing.T) {
 	if !strings.Contains(final, "✗5") || strings.Contains(final, "★5") {
 		t.Errorf("node 5 should be crashed, 4 leading:\n%s", final)
 	}
+	// R asks before it forgets the crash; n keeps it.
+	key("R")
+	waitFor("the question", func(s string) bool { return strings.Contains(s, "forget 1 action of yours: crash 5 at") })
+	key("n")
+	waitFor("the answer", func(s string) bool { return strings.Contains(s, "nothing done") && strings.Contains(s, "✗5") })
 	key("q")
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -14,37 +14,29 @@ import (
 	"electsim/tui"
 )
 
-// tuiCommand opens the interactive terminal UI on a scenario (the default demo without one).
+// tuiCommand opens the interactive terminal UI on a scenario: the one named, or the run the
+// flags describe, or the default demo.
 func tuiCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	return interactive("tui", scenarios.DefaultDemo, args, stdout, stderr, getenv)
 }
 
-// interactive runs the TUI: a scenario named in args, or demo, with the run flags applied.
+// interactive runs the TUI on what headless would play with the same args (scenarioFor): a
+// scenario named in args, or the run the flags describe, or demo; with the run flags applied.
 func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlagSet(cmd)
 	var rf runFlags
 	rf.register(fs)
 	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: electsim tui [SCENARIO] [flags]\n\nPlays a scenario — a .scn file or a bundled one, the default demo without one — in the\nterminal, step by step or at a speed, with the faults at your fingertips. ? shows the keys.")
+		fmt.Fprintln(w, "Usage: electsim tui [SCENARIO] [flags]\n\nPlays a scenario — a .scn file or a bundled one — or the run the flags describe, in the\nterminal, step by step or at a speed, with the faults at your fingertips. Without a scenario\nor --algo, --nodes, --ids, it plays the default demo. ? shows the keys.")
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
-		fmt.Fprintln(w, "\nKeys: space play/pause · →/l step · ←/h step back · +/- speed · tab/j/k/1-9 select node ·\nc crash · r recover · p pause/resume · e elect · : command · s save session · / filter ·\nR restart · ? help · q quit")
+		fmt.Fprintln(w, "\nKeys: space play/pause · →/l step · ←/h step back · +/- speed · tab/j/k/1-9 select node ·\nc crash · r recover · p pause/resume · e elect · ↑/↓ log row · : command · s save session ·\n/ filter · H narration · R restart · ? help · esc close · q quit")
 	}
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
 	}
-	var sc *scenarios.Scenario
-	var err error
-	switch {
-	case fs.NArg() > 1:
-		return usagef("one scenario at a time, got %q", fs.Args())
-	case fs.NArg() == 1:
-		if sc, err = loadScenario(cmd, fs.Arg(0), stderr); err != nil {
-			return err
-		}
-	default:
-		if sc, err = scenarios.LoadBundled(demo); err != nil {
-			return err
-		}
+	sc, err := scenarioFor(cmd, demo, fs, stderr)
+	if err != nil {
+		return err
 	}
 	cfg, err := rf.apply(fs, sc)
 	if err != nil {
@@ -52,10 +44,17 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	}
 	out, ok := stdout.(*os.File)
 	if !ok || !term.IsTerminal(int(out.Fd())) {
-		return usagef("the terminal UI needs a terminal; electsim run %s plays it headless", sc.Name)
+		words := args
+		if fs.NArg() == 0 && sc.Name != "" {
+			words = append([]string{sc.Name}, args...) // the demo
+		}
+		return usagef("the terminal UI needs a terminal; %s plays it headless", strings.Join(append([]string{"electsim run"}, words...), " "))
 	}
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+	}
+	if sc.Name == "" {
+		sc = nil // a run the flags describe: no title, narration nor expectations of its own
 	}
 	m, err := tui.New(tui.Options{Scenario: sc, Config: cfg, Output: out,
 		NoColor: rf.noColor || getenv("NO_COLOR") != ""})
