@@ -43,7 +43,7 @@ func commands() []command {
 	return []command{
 		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
 		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
-		{"check", "[flags] --faults LIST", "property checker (not built yet)", notBuilt("check", "the property checker")},
+		{"check", "[flags] --faults LIST", "check a property under random fault schedules; shrink what breaks it", checkCommand},
 		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed (not built yet)", notBuilt("bench", "bench")},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
 		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
@@ -157,7 +157,8 @@ func topUsage(w io.Writer) {
 	fmt.Fprintln(w, `electsim — an educational simulator of leader-election algorithms
 
 Usage:
-  electsim [flags]               the default demo (a Bully election whose leader crashes): the
+  electsim [flags]               the default demo (a Bully election whose leader crashes) — or,
+                                 with --algo, --nodes or --ids, the run those flags describe: the
                                  terminal UI on a terminal, headless otherwise`)
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  electsim %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)

@@ -1,0 +1,367 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// Schedule is the fault schedule of one run: its nodes, and every action of the run in time
+// order — the faults (and the base's own actions), then, at End, the actions that undo the
+// faults still in force.
+type Schedule struct {
+	IDs     []algo.ID
+	Actions []sim.Action
+	End     time.Duration // the end of the fault window, where the closing actions are
+	RunFor  time.Duration // End and the settle time
+}
+
+// Size is how big a schedule is: what shrinking makes smaller.
+type Size struct {
+	Actions, Nodes int
+	RunFor         time.Duration
+}
+
+// Size returns the schedule's size.
+func (s *Schedule) Size() Size { return Size{len(s.Actions), len(s.IDs), s.RunFor} }
+
+// String writes "2 actions, 5 nodes, run 3.1s".
+func (z Size) String() string {
+	return fmt.Sprintf("%s, %s, run %s", count(z.Actions, "action"), count(z.Nodes, "node"), fmtTime(z.RunFor))
+}
+
+// Less orders sizes: fewer actions, then fewer nodes, then a shorter run.
+func (z Size) Less(o Size) bool {
+	if z.Actions != o.Actions {
+		return z.Actions < o.Actions
+	}
+	if z.Nodes != o.Nodes {
+		return z.Nodes < o.Nodes
+	}
+	return z.RunFor < o.RunFor
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// plan is a schedule being drawn or shrunk: the faults alone, before the closing actions are
+// worked out.
+type plan struct {
+	ids    []algo.ID
+	fixed  []sim.Action  // the base's own actions: in every run, never shrunk
+	faults []sim.Action  // in time order
+	end    time.Duration // the end of the fault window
+}
+
+func (p plan) clone() plan {
+	p.ids = slices.Clone(p.ids)
+	p.faults = slices.Clone(p.faults)
+	return p
+}
+
+// source is where a schedule's random choices come from: a PCG stream seeded by the run, or
+// rapid's generators in tests, whose shrinking then works on the same choices.
+type source interface {
+	intn(n int, label string) int // uniform in [0, n); n > 0
+}
+
+type pcgSource struct{ r *rand.Rand }
+
+func (s pcgSource) intn(n int, _ string) int { return s.r.IntN(n) }
+
+// streamSchedule is the PCG stream a run's schedule draws from; the engine's streams differ.
+const streamSchedule = 0x7363686564756c65
+
+// maxEpisodes is the most faults a drawn schedule starts; each may end with a second action.
+const maxEpisodes = 4
+
+// generate draws the faults of one run from src.
+func (c *Check) generate(src source) plan {
+	p := plan{ids: slices.Clone(c.base.IDs), fixed: c.base.Actions, end: c.window}
+	var classes []Faults
+	for _, f := range []Faults{Crash, Partition, Delay, Pause, Loss} {
+		if c.faults.Has(f) && (len(p.ids) > 1 || f == Crash || f == Pause) {
+			classes = append(classes, f)
+		}
+	}
+	if len(classes) == 0 {
+		return p
+	}
+	ms := func(d time.Duration) int { return max(1, int(d/time.Millisecond)) }
+	at := func() time.Duration { return time.Duration(src.intn(ms(c.window), "at")) * time.Millisecond }
+	// A fault lasts from a quarter of the timescale to five times it.
+	lasting := func() time.Duration {
+		return c.scale/4 + time.Duration(src.intn(ms(5*c.scale-c.scale/4)+1, "duration"))*time.Millisecond
+	}
+	node := func() algo.ID { return p.ids[src.intn(len(p.ids), "node")] }
+	link := func() *network.Link {
+		from := src.intn(len(p.ids), "from")
+		to := (from + 1 + src.intn(len(p.ids)-1, "to")) % len(p.ids)
+		return &network.Link{From: p.ids[from], To: p.ids[to]}
+	}
+	var faults []sim.Action
+	add := func(a sim.Action) {
+		if a.At < c.window {
+			faults = append(faults, a)
+		}
+	}
+	base := c.base.Network
+	for range 1 + src.intn(maxEpisodes, "episodes") {
+		class := classes[src.intn(len(classes), "class")]
+		start := at()
+		stop := start + lasting()
+		switch class {
+		case Crash:
+			n := node()
+			add(sim.Action{At: start, Op: sim.Crash, Nodes: []algo.ID{n}})
+			if c.faults.Has(Recover) && src.intn(4, "recovers") > 0 {
+				add(sim.Action{At: stop, Op: sim.Recover, Nodes: []algo.ID{n}})
+			}
+		case Partition:
+			if src.intn(5, "cut") == 0 {
+				l := link()
+				add(sim.Action{At: start, Op: sim.Cut, Link: l})
+				add(sim.Action{At: stop, Op: sim.Heal, Link: l})
+				break
+			}
+			perm := slices.Clone(p.ids)
+			for i := len(perm) - 1; i > 0; i-- {
+				j := src.intn(i+1, "shuffle")
+				perm[i], perm[j] = perm[j], perm[i]
+			}
+			// Two groups, or three; the last group is left unnamed, as the language allows.
+			cut := 1 + src.intn(len(perm)-1, "split")
+			groups := [][]algo.ID{perm[:cut]}
+			if rest := perm[cut:]; len(rest) > 1 && src.intn(4, "three") == 0 {
+				cut2 := 1 + src.intn(len(rest)-1, "split2")
+				groups = append(groups, rest[:cut2])
+			}
+			for _, g := range groups {
+				slices.Sort(g)
+			}
+			add(sim.Action{At: start, Op: sim.Partition, Groups: groups})
+			add(sim.Action{At: stop, Op: sim.Heal})
+		case Delay:
+			// A spike up to three times the timescale: well beyond the algorithm's timeouts.
+			lo := base.Delay.Max + time.Millisecond
+			hi := lo + time.Duration(src.intn(ms(max(3*c.scale-lo, time.Millisecond)), "spike"))*time.Millisecond
+			d := network.Delay{Min: hi, Max: hi}
+			if src.intn(2, "range") == 0 {
+				d.Min = base.Delay.Min
+			}
+			var l *network.Link
+			if src.intn(2, "one link") == 0 {
+				l = link()
+			}
+			add(sim.Action{At: start, Op: sim.SetDelay, Link: l, Delay: d})
+			add(sim.Action{At: stop, Op: sim.SetDelay, Link: l, Delay: base.Delay})
+		case Pause:
+			n := node()
+			add(sim.Action{At: start, Op: sim.Pause, Nodes: []algo.ID{n}})
+			add(sim.Action{At: stop, Op: sim.Resume, Nodes: []algo.ID{n}})
+		case Loss:
+			pct := float64(20 * (1 + src.intn(5, "loss")))
+			var l *network.Link
+			if src.intn(2, "one link") == 0 {
+				l = link()
+			}
+			add(sim.Action{At: start, Op: sim.SetDrop, Link: l, Drop: pct})
+			add(sim.Action{At: stop, Op: sim.SetDrop, Link: l, Drop: base.Drop * 100})
+		}
+	}
+	slices.SortStableFunc(faults, func(a, b sim.Action) int { return cmpTime(a.At, b.At) })
+	p.faults = faults
+	return p
+}
+
+func cmpTime(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// schedule works out p's closing actions and returns the whole schedule.
+func (c *Check) schedule(p plan) Schedule {
+	all := make([]sim.Action, 0, len(p.fixed)+len(p.faults)+4)
+	all = append(all, p.fixed...)
+	all = append(all, p.faults...)
+	slices.SortStableFunc(all, func(a, b sim.Action) int { return cmpTime(a.At, b.At) })
+	closing := c.closing(p.ids, all, p.end)
+	i, _ := slices.BinarySearchFunc(all, p.end+1, func(a sim.Action, t time.Duration) int { return cmpTime(a.At, t) })
+	all = slices.Insert(all, i, closing...)
+	return Schedule{IDs: p.ids, Actions: all, End: p.end, RunFor: p.end + c.settle}
+}
+
+// closing returns the actions that, at end, undo every fault the actions up to then leave in
+// force: heal the network, put delays and losses back to the run's own, resume the paused
+// nodes and — when the check includes recoveries — recover the crashed ones.
+func (c *Check) closing(ids []algo.ID, actions []sim.Action, end time.Duration) []sim.Action {
+	base := c.base.Network
+	crashed, paused := map[algo.ID]bool{}, map[algo.ID]bool{}
+	partitioned, cuts := false, map[network.Link]bool{}
+	delay, delays := base.Delay, map[network.Link]network.Delay{}
+	drop, drops := base.Drop*100, map[network.Link]float64{}
+	for _, a := range actions {
+		if a.At > end {
+			break
+		}
+		switch a.Op {
+		case sim.Crash:
+			for _, n := range a.Nodes {
+				crashed[n], paused[n] = true, false
+			}
+		case sim.Recover:
+			for _, n := range a.Nodes {
+				crashed[n] = false
+			}
+		case sim.Pause:
+			for _, n := range a.Nodes {
+				paused[n] = !crashed[n]
+			}
+		case sim.Resume:
+			for _, n := range a.Nodes {
+				paused[n] = false
+			}
+		case sim.Partition:
+			partitioned = len(a.Groups) > 0
+		case sim.Cut:
+			cuts[*a.Link] = true
+		case sim.Heal:
+			if a.Link == nil {
+				partitioned = false
+				clear(cuts)
+			} else {
+				delete(cuts, *a.Link)
+			}
+		case sim.SetDelay:
+			if a.Link == nil {
+				delay = a.Delay
+			} else {
+				delays[*a.Link] = a.Delay
+			}
+		case sim.SetDrop:
+			if a.Link == nil {
+				drop = a.Drop
+			} else {
+				drops[*a.Link] = a.Drop
+			}
+		}
+	}
+	var out []sim.Action
+	if partitioned || len(cuts) > 0 {
+		out = append(out, sim.Action{At: end, Op: sim.Heal})
+	}
+	if delay != base.Delay {
+		out = append(out, sim.Action{At: end, Op: sim.SetDelay, Delay: base.Delay})
+	}
+	for _, l := range sortedLinks(delays) {
+		if delays[l] != base.Delay {
+			out = append(out, sim.Action{At: end, Op: sim.SetDelay, Link: &l, Delay: base.Delay})
+		}
+	}
+	if drop != base.Drop*100 {
+		out = append(out, sim.Action{At: end, Op: sim.SetDrop, Drop: base.Drop * 100})
+	}
+	for _, l := range sortedLinks(drops) {
+		if drops[l] != base.Drop*100 {
+			out = append(out, sim.Action{At: end, Op: sim.SetDrop, Link: &l, Drop: base.Drop * 100})
+		}
+	}
+	var resume, recover []algo.ID
+	for _, id := range ids {
+		if paused[id] {
+			resume = append(resume, id)
+		}
+		if crashed[id] && c.faults.Has(Recover) {
+			recover = append(recover, id)
+		}
+	}
+	if len(resume) > 0 {
+		out = append(out, sim.Action{At: end, Op: sim.Resume, Nodes: resume})
+	}
+	if len(recover) > 0 {
+		out = append(out, sim.Action{At: end, Op: sim.Recover, Nodes: recover})
+	}
+	return out
+}
+
+func sortedLinks[V any](m map[network.Link]V) []network.Link {
+	out := make([]network.Link, 0, len(m))
+	for l := range m {
+		out = append(out, l)
+	}
+	slices.SortFunc(out, func(a, b network.Link) int {
+		if a.From != b.From {
+			return int(a.From - b.From)
+		}
+		return int(a.To - b.To)
+	})
+	return out
+}
+
+// without returns p with node id removed: from the nodes, and from every fault — a fault that
+// named only id goes. It returns false when one of the base's own actions names id.
+func (p plan) without(id algo.ID) (plan, bool) {
+	for _, a := range p.fixed {
+		if names(a, id) {
+			return p, false
+		}
+	}
+	q := p.clone()
+	q.ids = slices.DeleteFunc(q.ids, func(x algo.ID) bool { return x == id })
+	q.faults = q.faults[:0]
+	for _, a := range p.faults {
+		if !names(a, id) {
+			q.faults = append(q.faults, a)
+			continue
+		}
+		switch {
+		case a.Link != nil:
+			continue // a link to or from id
+		case len(a.Nodes) > 0:
+			a.Nodes = slices.DeleteFunc(slices.Clone(a.Nodes), func(x algo.ID) bool { return x == id })
+			if len(a.Nodes) == 0 {
+				continue
+			}
+		case len(a.Groups) > 0:
+			var groups [][]algo.ID
+			for _, g := range a.Groups {
+				if g = slices.DeleteFunc(slices.Clone(g), func(x algo.ID) bool { return x == id }); len(g) > 0 {
+					groups = append(groups, g)
+				}
+			}
+			if len(groups) == 0 {
+				continue
+			}
+			a.Groups = groups
+		}
+		q.faults = append(q.faults, a)
+	}
+	return q, true
+}
+
+// names reports whether action a names node id.
+func names(a sim.Action, id algo.ID) bool {
+	if slices.Contains(a.Nodes, id) {
+		return true
+	}
+	for _, g := range a.Groups {
+		if slices.Contains(g, id) {
+			return true
+		}
+	}
+	return a.Link != nil && (a.Link.From == id || a.Link.To == id)
+}
