@@ -69,6 +69,10 @@ func bullyInfo() *Info {
 }
 
 func newBullyConfig(c *Cluster) *bullyConfig {
+	return sharedConfig(c, "bully", makeBullyConfig)
+}
+
+func makeBullyConfig(c *Cluster) *bullyConfig {
 	p := c.Params
 	return &bullyConfig{
 		heartbeat:   p.Duration("heartbeat", 50*time.Millisecond),

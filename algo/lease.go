@@ -160,6 +160,10 @@ func watchStaleWrites() func(Message) (bool, []ID, string) {
 }
 
 func newLeaseConfig(c *Cluster) *leaseConfig {
+	return sharedConfig(c, "lease", makeLeaseConfig)
+}
+
+func makeLeaseConfig(c *Cluster) *leaseConfig {
 	p := c.Params
 	return &leaseConfig{
 		ttl:     p.Duration("ttl", 300*time.Millisecond),

@@ -59,6 +59,10 @@ func lowestIDInfo() *Info {
 }
 
 func newLowestIDConfig(c *Cluster) *lowestIDConfig {
+	return sharedConfig(c, "lowest-id", makeLowestIDConfig)
+}
+
+func makeLowestIDConfig(c *Cluster) *lowestIDConfig {
 	return &lowestIDConfig{
 		heartbeat: c.Params.Duration("heartbeat", 50*time.Millisecond),
 		timeout:   c.Params.Duration("timeout", 150*time.Millisecond),

@@ -93,6 +93,10 @@ func raftInfo() *Info {
 }
 
 func newRaftConfig(c *Cluster) *raftConfig {
+	return sharedConfig(c, "raft", makeRaftConfig)
+}
+
+func makeRaftConfig(c *Cluster) *raftConfig {
 	lo, hi := c.Params.Range("election-timeout", 150*time.Millisecond, 300*time.Millisecond)
 	return &raftConfig{
 		heartbeat:   c.Params.Duration("heartbeat", 50*time.Millisecond),

@@ -32,20 +32,19 @@ import (
 // The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
 // each method quotes the rule it implements.
 type Ring struct {
-	id   ID
-	ring []ID // every node, in ring order
-	pos  int  // my position in ring
-	cfg  *ringConfig
-	st   State
+	// What handling an ELECTION touches comes first, to share as few cache lines as can be.
+	cfg         *ringConfig          // the ring order and timing, shared by every node
+	suspect     map[ID]time.Duration // successors that did not ACK, skipped until the time given
+	id          ID
+	round       uint64
+	st          State
+	pos         int32 // my position in the ring
+	participant bool  // I have taken part in this round
+	lapDone     bool  // my own ELECTED has come back round this round
 
-	round       uint64      // the newest election round I know of
-	participant bool        // I have taken part in this round
-	passed      map[ID]bool // candidates whose ELECTION I passed on (or sent) this round
-	announced   map[ID]bool // leaders whose ELECTED I passed on (or sent) this round
-	lapDone     bool        // my own ELECTED has come back round this round
-
-	suspect map[ID]time.Duration // successors that did not ACK, skipped until the time given
-	pending []hop                // ELECTION and ELECTED sent and not yet acknowledged, oldest first
+	passed    idSet // candidates whose ELECTION I passed on (or sent) this round, with ACKs on
+	announced idSet // leaders whose ELECTED I passed on (or sent) this round
+	pending   []hop // ELECTION and ELECTED sent and not yet acknowledged, oldest first
 }
 
 // hop is a message sent to the successor, waiting for its ACK.
@@ -65,8 +64,10 @@ const (
 const timerElection = "election"
 
 type ringConfig struct {
+	ring                                 []ID // every node, in ring order
 	heartbeat, timeout, answer, election time.Duration
 	suspicion                            time.Duration // how long a successor that did not ACK is skipped
+	ack                                  bool          // hops are acknowledged, and dead successors skipped
 }
 
 func ringInfo() *Info {
@@ -79,7 +80,9 @@ func ringInfo() *Info {
 			{Key: "answer-timeout", Kind: DurationParam, Default: "50ms",
 				Help: "wait this long for the successor's ACK before skipping it; must exceed 2× the max delay"},
 			{Key: "election-timeout", Kind: DurationParam, Default: "(2n+2) × the max delay",
-				Help: "a participant that sees no ELECTED for this long starts the election again"}},
+				Help: "a participant that sees no ELECTED for this long starts the election again"},
+			{Key: "ack", Kind: SwitchParam, Default: "on",
+				Help: "off: no ACKs — the paper's algorithm, which assumes no node fails; a dead successor stops the election until election-timeout"}},
 		New: func(id ID, c *Cluster) Node { return NewRing(id, c) },
 		Warnings: func(c *Cluster) []string {
 			cfg := newRingConfig(c)
@@ -94,13 +97,19 @@ func ringInfo() *Info {
 }
 
 func newRingConfig(c *Cluster) *ringConfig {
+	return sharedConfig(c, "ring", makeRingConfig)
+}
+
+func makeRingConfig(c *Cluster) *ringConfig {
 	p := c.Params
 	cfg := &ringConfig{
+		ring:      c.Ring,
 		heartbeat: p.Duration("heartbeat", 50*time.Millisecond),
 		timeout:   p.Duration("timeout", 150*time.Millisecond),
 		answer:    p.Duration("answer-timeout", 50*time.Millisecond),
 		// Long enough for the highest id to go round (n hops) and ELECTED after it (n hops).
 		election: p.Duration("election-timeout", time.Duration(2*len(c.Ring)+2)*max(c.MaxDelay, time.Millisecond)),
+		ack:      p.Switch("ack", true),
 	}
 	// Long enough to skip past every other node once; at least a few follower timeouts.
 	cfg.suspicion = max(4*cfg.timeout, time.Duration(len(c.Ring)+1)*cfg.answer)
@@ -113,8 +122,7 @@ func NewRing(id ID, c *Cluster) *Ring {
 	if pos < 0 {
 		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
 	}
-	return &Ring{id: id, ring: c.Ring, pos: pos, cfg: newRingConfig(c),
-		passed: map[ID]bool{}, announced: map[ID]bool{}}
+	return &Ring{id: id, pos: int32(pos), cfg: newRingConfig(c)}
 }
 
 var _ Node = (*Ring)(nil)
@@ -137,7 +145,7 @@ func (r *Ring) initiate(env Env, why string) {
 	r.st = State{Status: Candidate}
 	r.enter(r.round + 1)
 	r.participant = true
-	r.passed[r.id] = true
+	r.passed.add(r.id)
 	to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
 	env.SetTimer(timerElection, r.cfg.election)
 	if env.Tracing() {
@@ -150,25 +158,34 @@ func (r *Ring) enter(round uint64) {
 	r.round = round
 	r.participant = false
 	r.lapDone = false
-	clear(r.passed)
-	clear(r.announced)
+	r.passed.clear()
+	r.announced.clear()
 }
 
 // Receive handles ELECTION, ELECTED, ACK and HEARTBEAT. Every ELECTION and ELECTED is
 // acknowledged first. Hearing from a node clears any suspicion of it.
 func (r *Ring) Receive(env Env, m Message) {
-	delete(r.suspect, m.From)
+	if r.suspect != nil {
+		delete(r.suspect, m.From)
+	}
 	switch m.Kind {
 	case KindElection:
-		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
+		r.acknowledge(env, m)
 		r.onElection(env, m.Value, m.Term)
 	case KindElected:
-		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
+		r.acknowledge(env, m)
 		r.onElected(env, m.Value, m.Term)
 	case KindAck:
 		r.onAck(env, m)
 	case KindHeartbeat:
 		r.onHeartbeat(env, m.From)
+	}
+}
+
+// acknowledge answers an ELECTION or ELECTED hop with ACK, unless ACKs are off.
+func (r *Ring) acknowledge(env Env, m Message) {
+	if r.cfg.ack {
+		env.Send(m.From, Message{Kind: KindAck, Value: m.Value, Term: m.Term})
 	}
 }
 
@@ -203,13 +220,15 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 	}
 	wasParticipant := r.participant
 	switch {
-	case x > r.id && r.passed[x]:
+	case x > r.id && r.cfg.ack && r.passed.has(x):
 		if env.Tracing() {
 			env.Note("%sELECTION(%d) again this round: a copy I already passed on, swallowed", why, x)
 		}
 	case x > r.id:
 		r.participant = true
-		r.passed[x] = true
+		if r.cfg.ack {
+			r.passed.add(x) // only ACKs lost and resent make copies to swallow
+		}
 		to := r.pass(env, Message{Kind: KindElection, Value: x, Term: r.round})
 		env.SetTimer(timerElection, r.cfg.election)
 		if env.Tracing() {
@@ -219,7 +238,7 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		// Either I had no part in this round yet, or it is my own id that I just moved into
 		// a new round: it has not gone round in it, so it must start out now.
 		r.participant = true
-		r.passed[r.id] = true
+		r.passed.add(r.id)
 		to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
 		env.SetTimer(timerElection, r.cfg.election)
 		if env.Tracing() {
@@ -229,7 +248,7 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		if env.Tracing() {
 			env.Note("%sELECTION(%d) < me (%d), already a participant: swallowed", why, x, r.id)
 		}
-	case r.announced[r.id]:
+	case r.announced.has(r.id):
 		if env.Tracing() {
 			env.Note("%smy ELECTION(%d) came round again, but I was elected this round already: swallowed", why, x)
 		}
@@ -237,7 +256,7 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		env.CancelTimer(timerElection)
 		env.CancelTimer(timerSuspect)
 		r.participant = false
-		r.announced[r.id] = true
+		r.announced.add(r.id)
 		r.st = State{Status: Leader, Leader: r.id}
 		to := r.pass(env, Message{Kind: KindElected, Value: r.id, Term: r.round})
 		env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
@@ -249,7 +268,7 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 
 // over reports whether the current round has ended here: its ELECTED has been passed on, or
 // has come back to its leader.
-func (r *Ring) over() bool { return len(r.announced) > 0 && !r.participant }
+func (r *Ring) over() bool { return !r.participant && !r.announced.empty() }
 
 // onElected: "participant = false, leader = x, status Follower (unless x = me); forward it
 // unless x = me (the round ends back at the leader: n ELECTED messages)." A node higher than x
@@ -260,7 +279,7 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 	if x == r.id {
 		// My own ELECTED: the end of my lap, or a copy, or the news of a round I was not
 		// elected in (I crashed and came back since).
-		if round == r.round && r.announced[x] && !r.lapDone {
+		if round == r.round && r.announced.has(x) && !r.lapDone {
 			r.lapDone = true
 			if env.Tracing() {
 				env.Note("ELECTED(%d) came back round: every node knows", x)
@@ -280,7 +299,7 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 		return
 	}
 	switch {
-	case r.announced[x]:
+	case r.announced.has(x):
 		if env.Tracing() {
 			env.Note("ELECTED(%d) again this round: a copy I already passed on, swallowed", x)
 		}
@@ -298,7 +317,7 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 	env.CancelTimer(timerHeartbeat)
 	env.SetTimer(timerSuspect, r.cfg.timeout)
 	r.participant = false
-	r.announced[x] = true
+	r.announced.add(x)
 	r.st = State{Status: Follower, Leader: x}
 	to := r.pass(env, Message{Kind: KindElected, Value: x, Term: r.round})
 	if env.Tracing() {
@@ -306,11 +325,14 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 	}
 }
 
-// pass sends m to the successor — the next node round the ring that is not suspected — and
-// waits for its ACK. It returns the node it sent to.
+// pass sends m to the successor — the next node round the ring that is not suspected — and,
+// with ACKs on, waits for its ACK. It returns the node it sent to.
 func (r *Ring) pass(env Env, m Message) ID {
 	to := r.successor(env.Now())
 	env.Send(to, m)
+	if !r.cfg.ack {
+		return to // the paper's ring: nobody fails, nobody waits
+	}
 	r.pending = append(r.pending, hop{to: to, m: m, sentAt: env.Now()})
 	if len(r.pending) == 1 {
 		env.SetTimer(timerAnswer, r.cfg.answer)
@@ -321,8 +343,8 @@ func (r *Ring) pass(env Env, m Message) ID {
 // successor is the next node round the ring that is not suspected at time now. When every
 // other node is suspected, it is the node itself: its message comes straight back.
 func (r *Ring) successor(now time.Duration) ID {
-	for k := 1; k < len(r.ring); k++ {
-		next := r.ring[(r.pos+k)%len(r.ring)]
+	for k := 1; k < len(r.cfg.ring); k++ {
+		next := r.cfg.ring[(int(r.pos)+k)%len(r.cfg.ring)]
 		if until, ok := r.suspect[next]; !ok || until <= now {
 			return next
 		}
@@ -449,7 +471,7 @@ func (r *Ring) Timer(env Env, name string) {
 		}
 	case timerHeartbeat:
 		if r.st.Status == Leader {
-			for _, j := range r.ring {
+			for _, j := range r.cfg.ring {
 				if j != r.id {
 					env.Send(j, Message{Kind: KindHeartbeat})
 				}

@@ -1202,7 +1202,7 @@ func TestRingParams(t *testing.T) {
 	}
 	cfg := newRingConfig(ringCluster(t, ringOrder, nil))
 	if cfg.heartbeat != 50*ms || cfg.timeout != 150*ms || cfg.answer != 50*ms || cfg.election != ringElection {
-		t.Errorf("defaults %+v", *cfg)
+		t.Errorf("defaults %+v", cfg)
 	}
 	zero, err := NewCluster(ringOrder, 0, nil)
 	if err != nil {
@@ -1221,7 +1221,7 @@ func TestRingParams(t *testing.T) {
 	}
 	cfg = newRingConfig(ringCluster(t, ringOrder, params))
 	if cfg.heartbeat != 20*ms || cfg.timeout != 300*ms || cfg.answer != 80*ms || cfg.election != time.Second {
-		t.Errorf("with parameters %+v", *cfg)
+		t.Errorf("with parameters %+v", cfg)
 	}
 	r := NewRing(3, ringCluster(t, ringOrder, params))
 	env := newFakeEnv(t, 3, false)

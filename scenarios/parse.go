@@ -69,6 +69,13 @@ func Parse(file string, src []byte) (*Scenario, error) {
 	if err != nil {
 		info = nil // reported where the algo line is
 	}
+	if line, ok := p.seen["nodes"]; ok && info != nil && info.Validate != nil {
+		if cl, err := algo.NewCluster(sc.IDs, sc.Delay.Max, nil); err == nil {
+			if err := info.Validate(cl); err != nil {
+				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error()})
+			}
+		}
+	}
 	members := NewMembers(sc.IDs)
 	for _, lp := range later {
 		lp.members = members

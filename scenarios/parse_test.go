@@ -179,7 +179,11 @@ func genScenario(t *rapid.T) *Scenario {
 	sc := New("gen")
 	sc.Algorithm = rapid.SampledFrom(names).Draw(t, "algo")
 	info, _ := algo.Lookup(sc.Algorithm)
-	n := rapid.IntRange(1, 9).Draw(t, "n")
+	least := 1
+	if sc.Algorithm == "lease" {
+		least = 3 // candidates, a lock service and a resource
+	}
+	n := rapid.IntRange(least, 9).Draw(t, "n")
 	if rapid.Bool().Draw(t, "contig") {
 		sc.IDs, sc.Contig = contiguous(n), true
 	} else {
@@ -268,4 +272,12 @@ func TestRoundTripRandom(t *testing.T) {
 			t.Fatalf("round trip changed the scenario:\n%s\n got %#v\nwant %#v", text, back, sc)
 		}
 	})
+}
+
+// An algorithm that cannot run on the nodes given says so at the nodes line.
+func TestParseTooFewNodes(t *testing.T) {
+	_, err := Parse("l.scn", []byte("algo lease\nnodes 2\nrun 1s\n"))
+	if err == nil || err.Error() != "l.scn:2:1: lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)" {
+		t.Fatalf("got %v", err)
+	}
 }

@@ -52,6 +52,11 @@ type Config struct {
 	Engine    Engine
 	Trace     bool // record trace records and notes (Step returns them)
 
+	// UntilLeader ends the run at its first agreed leader — the end of the step after which
+	// every live node names one live leader — rather than at RunFor, which stays the limit.
+	// Messages still in flight then are counted as in flight. For measuring one election.
+	UntilLeader bool
+
 	// Guards against runs that cannot finish: the engine ends a run early, saying why in
 	// Summary.Halted, when more than StallSteps steps run at one virtual instant (an algorithm
 	// in a loop that never lets time pass), or when more than MaxScheduled events are scheduled
@@ -71,40 +76,43 @@ func DefaultConfig(a *algo.Info, n int) Config {
 
 // Validate says what is wrong with c.
 func (c *Config) Validate() error {
+	_, err := c.validate()
+	return err
+}
+
+// validate is Validate, returning the cluster the configuration makes.
+func (c *Config) validate() (*algo.Cluster, error) {
 	if c.Algorithm == nil {
-		return fmt.Errorf("sim: no algorithm")
+		return nil, fmt.Errorf("sim: no algorithm")
 	}
 	if c.RunFor <= 0 {
-		return fmt.Errorf("sim: run length %s: expected a positive duration", algo.FormatDuration(c.RunFor))
+		return nil, fmt.Errorf("sim: run length %s: expected a positive duration", algo.FormatDuration(c.RunFor))
 	}
 	if err := c.Network.Validate(); err != nil {
-		return err
+		return nil, err
 	}
 	cl, err := algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c.Algorithm.Validate != nil {
 		if err := c.Algorithm.Validate(cl); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, key := range c.Params.Keys() {
 		if _, ok := c.Algorithm.Param(key); !ok {
-			return fmt.Errorf("%s has no parameter %q (its parameters are %s)",
+			return nil, fmt.Errorf("%s has no parameter %q (its parameters are %s)",
 				c.Algorithm.Name, key, strings.Join(c.Algorithm.ParamKeys(), ", "))
 		}
 	}
-	known := map[algo.ID]bool{}
-	for _, id := range c.IDs {
-		known[id] = true
-	}
+	known := func(id algo.ID) bool { return cl.Index(id) >= 0 }
 	for _, a := range c.Actions {
-		if err := a.validate(func(id algo.ID) bool { return known[id] }); err != nil {
-			return fmt.Errorf("at %s %w", algo.FormatDuration(a.At), err)
+		if err := a.validate(known); err != nil {
+			return nil, fmt.Errorf("at %s %w", algo.FormatDuration(a.At), err)
 		}
 	}
-	return nil
+	return cl, nil
 }
 
 // Cluster returns the cluster c describes, as its nodes will see it.

@@ -30,7 +30,11 @@ func (v Violation) String() string {
 	if v.To != v.From {
 		s += "–" + fmtMS(v.To)
 	}
-	if len(v.Nodes) > 0 {
+	switch len(v.Nodes) {
+	case 0:
+	case 1:
+		s += ": node " + joinIDs(v.Nodes, " ")
+	default:
 		s += ": nodes " + joinIDs(v.Nodes, " ")
 	}
 	if v.Detail != "" {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"time"
 
 	"electsim/algo"
@@ -59,22 +60,62 @@ func (a *qkey) less(b *qkey) bool {
 // with now never decreasing, timers at now+T — so pushes and pops cost O(1); keys that fit no
 // lane (random delays) fall back to the heap. Pop takes the smallest of the lane heads and the
 // heap's top, so the order is exactly the (time, ordinal) order either way.
+//
+// Lanes and the slab grow in blocks, never by copying: a Bully election among thousands of
+// nodes puts millions of events in flight at once, and doubling arrays of that size costs more
+// time in copying than the events cost in handling. The blocks start small and double, up to a
+// limit for lanes, so that a run of five nodes — the property checker makes thousands a second —
+// allocates a few kilobytes. Blocks a lane has consumed are kept for reuse.
 type queue struct {
 	heap  []qkey
 	lanes [numLanes]lane
-	slab  []event
+	slab  [][]event // block k holds slots [slabStart(k), slabStart(k+1))
+	used  int32     // slab slots handed out so far; freed ones are on free
 	free  []int32
+	spare *keyBlock // consumed lane blocks, for reuse
 	seq   uint64
 	n     int // keys queued, in lanes and heap
 }
 
 const numLanes = 4
 
-// lane is a sorted run of keys, consumed from head.
-type lane struct {
+// The sizes of the blocks the queue grows by: a lane's first block holds laneFirst keys and
+// each next one twice as many, up to laneMax; the slab's first two hold slabFirst events and
+// each next one twice as many as all before it.
+const (
+	laneFirst = 32
+	laneMax   = 1024
+	slabFirst = 64
+)
+
+// keyBlock is one block of a lane: keys in order, and the next block.
+type keyBlock struct {
+	next *keyBlock
 	keys []qkey
-	head int
 }
+
+// slabPos returns the block of slab slot idx and its offset in it.
+func slabPos(idx int32) (block, off int32) {
+	if idx < slabFirst {
+		return 0, idx
+	}
+	k := int32(bits.Len32(uint32(idx) / slabFirst))
+	return k, idx - slabFirst<<(k-1)
+}
+
+// lane is a sorted run of keys, consumed from head: first[head:] and the blocks after it, up to
+// tail in the last block.
+type lane struct {
+	first, last *keyBlock
+	head, tail  int
+	n           int
+}
+
+// back returns the lane's last key. The lane must not be empty.
+func (l *lane) back() *qkey { return &l.last.keys[l.tail-1] }
+
+// front returns the lane's first key. The lane must not be empty.
+func (l *lane) front() *qkey { return &l.first.keys[l.head] }
 
 func (q *queue) len() int { return q.n }
 
@@ -109,27 +150,50 @@ func (q *queue) insert(k qkey) {
 	best, empty := -1, -1
 	for i := range q.lanes {
 		l := &q.lanes[i]
-		if l.head == len(l.keys) {
+		if l.n == 0 {
 			if empty < 0 {
 				empty = i
 			}
 			continue
 		}
-		t := &l.keys[len(l.keys)-1]
-		if !k.less(t) && (best < 0 || q.lanes[best].keys[len(q.lanes[best].keys)-1].less(t)) {
+		t := l.back()
+		if !k.less(t) && (best < 0 || q.lanes[best].back().less(t)) {
 			best = i
 		}
 	}
 	switch {
 	case best >= 0:
-		q.lanes[best].keys = append(q.lanes[best].keys, k)
+		q.append(&q.lanes[best], k)
 	case empty >= 0:
-		l := &q.lanes[empty]
-		l.keys, l.head = append(l.keys[:0], k), 0
+		q.append(&q.lanes[empty], k)
 	default:
 		q.heap = append(q.heap, k)
 		q.up(len(q.heap) - 1)
 	}
+}
+
+// append adds k at the end of lane l.
+func (q *queue) append(l *lane, k qkey) {
+	switch {
+	case l.last == nil:
+		b := q.block(laneFirst)
+		l.first, l.last, l.head, l.tail = b, b, 0, 0
+	case l.tail == len(l.last.keys):
+		b := q.block(min(2*len(l.last.keys), laneMax))
+		l.last.next, l.last, l.tail = b, b, 0
+	}
+	l.last.keys[l.tail] = k
+	l.tail++
+	l.n++
+}
+
+// block returns an empty lane block: a spare one if there is one, else a new one of size keys.
+func (q *queue) block(size int) *keyBlock {
+	if b := q.spare; b != nil {
+		q.spare, b.next = b.next, nil
+		return b
+	}
+	return &keyBlock{keys: make([]qkey, size)}
 }
 
 // top returns the smallest key and where it is: a lane's index, or numLanes for the heap. The
@@ -142,8 +206,8 @@ func (q *queue) top() (*qkey, int) {
 	}
 	for i := range q.lanes {
 		l := &q.lanes[i]
-		if l.head < len(l.keys) && (min == nil || l.keys[l.head].less(min)) {
-			min, src = &l.keys[l.head], i
+		if l.n > 0 && (min == nil || l.front().less(min)) {
+			min, src = l.front(), i
 		}
 	}
 	return min, src
@@ -164,12 +228,18 @@ func (q *queue) pop() (time.Duration, int32, uint64) {
 	if src < numLanes {
 		l := &q.lanes[src]
 		l.head++
-		if l.head == len(l.keys) {
-			l.keys, l.head = l.keys[:0], 0
-		} else if l.head >= 4096 && l.head*2 >= len(l.keys) {
-			// Reclaim the consumed front of a lane that never runs dry.
-			l.keys = l.keys[:copy(l.keys, l.keys[l.head:])]
-			l.head = 0
+		l.n--
+		switch {
+		case l.n == 0:
+			// Empty: keep its one block, from the start.
+			if l.first != l.last {
+				panic("sim: queue lane out of step")
+			}
+			l.head, l.tail = 0, 0
+		case l.head == len(l.first.keys):
+			b := l.first
+			l.first, l.head = b.next, 0
+			b.next, q.spare = q.spare, b
 		}
 		return top.at, top.idx, top.ord
 	}
@@ -188,14 +258,30 @@ func (q *queue) each(f func(k qkey)) {
 		f(k)
 	}
 	for i := range q.lanes {
-		for _, k := range q.lanes[i].keys[q.lanes[i].head:] {
-			f(k)
+		l := &q.lanes[i]
+		if l.n == 0 {
+			continue
+		}
+		for b, from := l.first, l.head; b != nil; b, from = b.next, 0 {
+			to := len(b.keys)
+			if b == l.last {
+				to = l.tail
+			}
+			for _, k := range b.keys[from:to] {
+				f(k)
+			}
 		}
 	}
 }
 
+// event returns the payload in slab slot idx.
+func (q *queue) event(idx int32) *event {
+	k, off := slabPos(idx)
+	return &q.slab[k][off]
+}
+
+// release frees slab slot idx for reuse.
 func (q *queue) release(idx int32) {
-	q.slab[idx] = event{}
 	q.free = append(q.free, idx)
 }
 
@@ -240,12 +326,21 @@ func (q *queue) down(i int) {
 // store keeps e in the slab without scheduling it (an input held for a paused node) and
 // returns its index, for requeue later.
 func (q *queue) store(e event) int32 {
+	var idx int32
 	if n := len(q.free); n > 0 {
-		idx := q.free[n-1]
+		idx = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slab[idx] = e
-		return idx
+	} else {
+		if k, _ := slabPos(q.used); int(k) == len(q.slab) {
+			size := slabFirst
+			if k > 0 {
+				size = slabFirst << (k - 1)
+			}
+			q.slab = append(q.slab, make([]event, size))
+		}
+		idx = q.used
+		q.used++
 	}
-	q.slab = append(q.slab, e)
-	return int32(len(q.slab) - 1)
+	*q.event(idx) = e
+	return idx
 }

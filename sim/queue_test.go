@@ -62,8 +62,8 @@ func TestQueueOrder(t *testing.T) {
 					t.Fatalf("peek %v, want %v", p, want.at)
 				}
 				at, idx, ord := q.pop()
-				if at != want.at || ord != want.ord || q.slab[idx].aux != want.tag {
-					t.Fatalf("pop (%v, %x, tag %d), want (%v, %x, tag %d)", at, ord, q.slab[idx].aux, want.at, want.ord, want.tag)
+				if at != want.at || ord != want.ord || q.event(idx).aux != want.tag {
+					t.Fatalf("pop (%v, %x, tag %d), want (%v, %x, tag %d)", at, ord, q.event(idx).aux, want.at, want.ord, want.tag)
 				}
 				q.release(idx)
 				now = at
@@ -73,4 +73,51 @@ func TestQueueOrder(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Lanes and the slab grow in blocks: runs much longer than a block keep their order, and
+// consumed blocks are reused without losing keys.
+func TestQueueBlocks(t *testing.T) {
+	var q queue
+	const n = 3*laneMax + 17
+	for round := range 3 {
+		base := time.Duration(round) * time.Hour
+		for i := range n {
+			// Two interleaved monotone runs (two lanes) and a few out-of-order keys (the heap).
+			at := base + time.Duration(i)
+			if i%2 == 1 {
+				at += time.Minute
+			}
+			if i%97 == 0 {
+				at = base + time.Duration(n-i)
+			}
+			q.push(at, classRuntime, event{aux: int32(i)})
+		}
+		var last time.Duration = -1
+		for range n {
+			at, idx, _ := q.pop()
+			if at < last {
+				t.Fatalf("round %d: %v popped after %v", round, at, last)
+			}
+			last = at
+			q.release(idx)
+		}
+		if q.len() != 0 {
+			t.Fatalf("round %d: %d keys left", round, q.len())
+		}
+	}
+	// Blocks of 64, 64, 128, 256, ...: at most twice what was in flight at once.
+	total := 0
+	for _, b := range q.slab {
+		total += len(b)
+	}
+	if total < n || total > 2*n {
+		t.Errorf("slab of %d slots in %d blocks for %d events at once", total, len(q.slab), n)
+	}
+	for idx := range int32(total) {
+		k, off := slabPos(idx)
+		if int(k) >= len(q.slab) || int(off) >= len(q.slab[k]) {
+			t.Fatalf("slot %d at block %d offset %d: outside the slab", idx, k, off)
+		}
+	}
 }

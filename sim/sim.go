@@ -19,7 +19,10 @@ type Sim struct {
 	cluster *algo.Cluster
 	net     *network.Network
 	nodes   []nodeRec // ascending id
-	byID    []int32   // id → index+1, when ids are small enough for a table
+	epochs  []uint32  // per node, bumped by every crash: what was in flight to the old incarnation is lost
+	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
+	contig  bool
+	byID    []int32 // id → index+1, when ids are small enough for a table
 	idMap   map[algo.ID]int32
 	actions []Action
 	q       queue
@@ -29,9 +32,13 @@ type Sim struct {
 	tracing bool
 	instant int    // steps in a row at the virtual time now; see StallSteps
 	halted  string // why the run ended before its end time, if it did
+	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 
-	records []Record // the current step's
-	notes   []string // notes of the node call in progress
+	records    []Record    // the current step's
+	outbox     []outgoing  // what the node in the call in progress has sent
+	timerbox   []timerPush // the timers it has set that need an event queued
+	timerNames []string    // the names of the timers nodes have set, in the order first set
+	notes      []string    // notes of the node call in progress
 
 	met metrics
 	mon monitor
@@ -47,18 +54,22 @@ type Sim struct {
 
 // nodeRec is the engine's record of one node.
 type nodeRec struct {
-	id     algo.ID
-	idx    int32
-	node   algo.Node // nil until it boots, and while crashed
-	down   bool      // crashed
-	paused bool
-	epoch  uint32     // bumped by every crash: what was in flight to the old incarnation is lost
+	// What nearly every step of the node touches: in the record's first cache line, and its
+	// first timers in the second — the pair a processor fetches together.
+	node   algo.Node  // nil until it boots, and while crashed
+	env    nodeEnv    // the Env it is handed
 	last   algo.State // the state it last reported (zero while down)
-	timers []timerSlot
-	held   []int32 // slab indices of inputs that arrived while paused, in order
-	rng    *rand.Rand
-	disk   map[string]uint64 // the node's stable storage: a crash does not touch it
-	env    nodeEnv
+	idx    int32
+	down   bool // crashed
+	paused bool
+	timers [inlineTimers]timerSlot // its timers; slot i is the run's i-th timer name
+
+	id algo.ID
+
+	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
+	held []int32           // slab indices of inputs that arrived while paused, in order
+	rng  *rand.Rand        // made on first use
+	disk map[string]uint64 // the node's stable storage: a crash does not touch it
 
 	// goroutine engine: a signal on inbox says job is ready. With baton set, the node carries
 	// on with the run afterwards (before and main finish the step it was handed); without, it
@@ -69,20 +80,36 @@ type nodeRec struct {
 	before  Status
 	main    int
 	replyTo chan struct{}
+
+	_ [40]byte // to 384 bytes, a whole number of cache lines: each record starts a line
 }
 
-// timerSlot is one named timer of a node. Resetting a timer to a later deadline — what a
-// follower does on every heartbeat — does not queue a new event: the queued one, when it comes
-// up early, re-queues itself at the deadline with the ordinal the reset gave it, so events run
-// in exactly the order they would if every reset were queued.
+// inlineTimers is how many timers a node keeps in its record, next to the rest of it: every
+// algorithm here uses at most four. Further ones live in a slice.
+const inlineTimers = 4
+
+// timer returns n's timer slot i: the slot of the run's i-th timer name.
+func (n *nodeRec) timer(i int32) *timerSlot {
+	if i < inlineTimers {
+		return &n.timers[i]
+	}
+	for int(i-inlineTimers) >= len(n.more) {
+		n.more = append(n.more, timerSlot{})
+	}
+	return &n.more[i-inlineTimers]
+}
+
+// timerSlot is one timer of a node. Resetting a timer to a later deadline — what a follower
+// does on every heartbeat — does not queue a new event: the queued one, when it comes up early,
+// re-queues itself at the deadline with the ordinal the reset gave it, so events run in exactly
+// the order they would if every reset were queued.
 type timerSlot struct {
-	name     string
-	armed    bool
 	deadline time.Duration
 	ord      uint64 // the queue ordinal given when it was last set
-	queued   bool   // an event for this slot is in the queue, due at queuedAt
 	queuedAt time.Duration
 	gen      uint32 // generation of the queued event; older ones are stale
+	armed    bool
+	queued   bool // an event for this slot is in the queue, due at queuedAt
 }
 
 // status is the node's status as the run sees it.
@@ -106,7 +133,8 @@ const (
 // New prepares a run; nothing has happened yet (the first Step applies the time-0 actions and
 // boots the nodes). Close it unless it is run to the end.
 func New(cfg Config) (*Sim, error) {
-	if err := cfg.Validate(); err != nil {
+	cluster, err := cfg.validate()
+	if err != nil {
 		return nil, err
 	}
 	if cfg.StallSteps <= 0 {
@@ -115,17 +143,16 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.MaxScheduled <= 0 {
 		cfg.MaxScheduled = DefaultMaxScheduled
 	}
-	cluster, err := cfg.Cluster()
-	if err != nil {
-		return nil, err
-	}
 	net, err := network.New(cfg.Network, rand.New(rand.NewPCG(cfg.Seed, streamNetwork)))
 	if err != nil {
 		return nil, err
 	}
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
+	s.epochs = make([]uint32, len(cluster.Sorted))
 	maxID := cluster.Sorted[len(cluster.Sorted)-1]
+	s.firstID = cluster.Sorted[0]
+	s.contig = int(maxID-s.firstID) == len(cluster.Sorted)-1 // distinct and sorted: contiguous
 	if int(maxID) <= 16*len(cluster.Sorted)+1024 {
 		s.byID = make([]int32, maxID+1)
 	} else {
@@ -141,6 +168,11 @@ func New(cfg Config) (*Sim, error) {
 			s.idMap[id] = int32(i + 1)
 		}
 	}
+	// Room for a broadcast from every node without growing: growing is deep in the runtime,
+	// and a node's call should not need the stack for it.
+	s.outbox = make([]outgoing, 0, min(2*len(s.nodes), 4096)+16)
+	s.timerbox = make([]timerPush, 0, 16)
+	s.timerNames = make([]string, 0, 8)
 	s.met.init(cfg.Algorithm.Kinds)
 	s.mon.init(s)
 
@@ -198,6 +230,12 @@ func (s *Sim) Schedule(a Action) error {
 
 // indexOf returns the index of node id, or -1.
 func (s *Sim) indexOf(id algo.ID) int32 {
+	if s.contig {
+		if i := id - s.firstID; i >= 0 && int(i) < len(s.nodes) {
+			return int32(i)
+		}
+		return -1
+	}
 	if s.byID != nil {
 		if id > 0 && int(id) < len(s.byID) {
 			return s.byID[id] - 1
@@ -232,7 +270,7 @@ func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 	}
 	e, idx, ok := s.next(min(t, s.cfg.RunFor))
 	if !ok {
-		if t >= s.cfg.RunFor || s.halted != "" {
+		if t >= s.cfg.RunFor || s.halted != "" || s.elected {
 			s.finish()
 		}
 		return StepResult{}, false
@@ -247,7 +285,10 @@ func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 // by limit, or when a guard halts the run (see Config.StallSteps and Config.MaxScheduled).
 func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 	for {
-		if s.halted != "" || s.q.len() == 0 || s.q.peek() > limit {
+		if s.cfg.UntilLeader && s.mon.agreed != 0 {
+			s.elected = true
+		}
+		if s.halted != "" || s.elected || s.q.len() == 0 || s.q.peek() > limit {
 			return event{}, 0, false
 		}
 		if s.q.len() > s.cfg.MaxScheduled {
@@ -255,11 +296,11 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 			return event{}, 0, false
 		}
 		at, idx, ord := s.q.pop()
-		e := s.q.slab[idx]
+		e := *s.q.event(idx)
 		n := &s.nodes[e.node]
 		switch e.kind {
 		case evTimer:
-			ts := &n.timers[e.aux]
+			ts := n.timer(e.aux)
 			if ts.gen != e.gen {
 				s.q.release(idx) // superseded by an earlier deadline
 				continue
@@ -287,7 +328,7 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 			}
 		}
 		// A paused node handles nothing; what is due meanwhile waits, in order.
-		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || n.epoch != e.epoch)) {
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] != e.epoch)) {
 			n.held = append(n.held, idx)
 			continue
 		}
@@ -310,31 +351,42 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 
 // process carries out the current step's event. With baton set (the goroutine engine running
 // in bulk), a node's input is handed on with the baton: the node's goroutine handles it and
-// carries on with the run, and process returns passed — this goroutine's turn is over.
-func (s *Sim) process(e event, idx int32, baton bool) (res StepResult, passed bool) {
+// carries on with the run, and process returns that turn (see call) — this goroutine's turn
+// in the loop is over.
+func (s *Sim) process(e event, idx int32, baton bool) (res StepResult, t turn) {
 	s.q.release(idx)
 	n := &s.nodes[e.node]
 	res = StepResult{Step: s.steps, At: s.now}
 	switch e.kind {
 	case evDeliver:
-		passed = s.deliver(n, &e, baton)
+		t = s.deliver(n, &e, baton)
 	case evTimer:
-		passed = s.fire(n, &e, baton)
+		t = s.fire(n, &e, baton)
 	case evBoot:
-		passed = s.boot(n, baton)
+		t = s.boot(n, baton)
 	case evElect:
-		passed = s.elect(n, -1, baton)
+		t = s.elect(n, -1, baton)
 	case evAction:
 		a := &s.actions[e.aux]
 		s.act(a)
 		res.Break = a.Op == Break
 	}
-	if passed {
-		return StepResult{}, true // the run is another goroutine's now: touch nothing
+	if t != turnDone {
+		return StepResult{}, t // the run is another goroutine's now, or n's to handle: touch nothing
 	}
 	res.Records = s.records
-	return res, false
+	return res, turnDone
 }
+
+// turn says what became of a node's input on the goroutine engine.
+type turn uint8
+
+const (
+	turnDone   turn = iota // handled: carry on
+	turnPassed             // handed with the baton to the node's goroutine: this one's turn is over
+	turnOwn                // the input is for the node whose goroutine runs the loop: it handles
+	// it at the top of its stack (see serve), not nested in the loop's frames
+)
 
 // RunUntil runs every event due by time t (or by the end of the run, if sooner), and ends the
 // run if t reaches its end.
@@ -351,7 +403,7 @@ func (s *Sim) RunUntil(t time.Duration) {
 	s.until = min(t, s.cfg.RunFor)
 	if s.cfg.Engine == Goroutine {
 		s.holder = s.handback
-		if s.runBaton() {
+		if s.runBaton() != turnDone {
 			<-s.handback // the node that ran out of events hands the run back
 		}
 		if p := s.panicked; p != nil {
@@ -366,21 +418,22 @@ func (s *Sim) RunUntil(t time.Duration) {
 			s.process(e, idx, false)
 		}
 	}
-	if t >= s.cfg.RunFor || s.halted != "" {
+	if t >= s.cfg.RunFor || s.halted != "" || s.elected {
 		s.finish()
 	}
 }
 
 // runBaton processes events due by s.until on the goroutine that holds the baton. It returns
-// true when it passed the baton on, false when there was nothing left to do.
-func (s *Sim) runBaton() bool {
+// turnPassed when it passed the baton on, turnOwn when the next input is for this goroutine's
+// own node, and turnDone when there was nothing left to do.
+func (s *Sim) runBaton() turn {
 	for {
 		e, idx, ok := s.next(s.until)
 		if !ok {
-			return false
+			return turnDone
 		}
-		if _, passed := s.process(e, idx, true); passed {
-			return true
+		if _, t := s.process(e, idx, true); t != turnDone {
+			return t
 		}
 	}
 }
@@ -397,13 +450,14 @@ const (
 	DefaultMaxScheduled = 20_000_000 // about 1.5 GB of queue
 )
 
-// finish ends the run at its end time — or where it stalled — and stops the goroutines.
+// finish ends the run at its end time — or where it stalled, or at its first agreed leader
+// with UntilLeader — and stops the goroutines.
 func (s *Sim) finish() {
 	if s.done {
 		return
 	}
 	s.done = true
-	if s.halted == "" {
+	if s.halted == "" && !s.elected {
 		s.now = s.cfg.RunFor
 	}
 	s.Close()
@@ -440,6 +494,29 @@ func (s *Sim) Close() {
 
 // --- what a step does ---------------------------------------------------------------------
 
+// traceMsg emits a send, delivery or drop record. It is kept out of line, and called only when
+// tracing, so that the record is not built — nor room made for it on the stack — in the steps
+// of a run without a trace: on the goroutine engine every node's goroutine runs those steps.
+//
+//go:noinline
+func (s *Sim) traceMsg(t RecordType, m algo.Message, deliverAt time.Duration, reason network.Reason) int {
+	return s.emit(Record{Type: t, Msg: m, DeliverAt: deliverAt, Reason: reason})
+}
+
+// traceBoot emits a boot record; see traceMsg.
+//
+//go:noinline
+func (s *Sim) traceBoot(id algo.ID) int {
+	return s.emit(Record{Type: RecBoot, Node: id})
+}
+
+// traceTimer emits a timer record; see traceMsg.
+//
+//go:noinline
+func (s *Sim) traceTimer(id algo.ID, name string) int {
+	return s.emit(Record{Type: RecTimer, Node: id, Timer: name})
+}
+
 // emit appends a record to the current step when tracing and returns its index, or -1.
 func (s *Sim) emit(r Record) int {
 	if !s.tracing {
@@ -462,46 +539,63 @@ func (s *Sim) addNote(i int, note string) {
 	}
 }
 
-func (s *Sim) deliver(n *nodeRec, e *event, baton bool) bool {
-	m := s.message(e)
+func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	reason := network.Delivered
-	if n.down || n.epoch != e.epoch {
+	if n.down || s.epochs[n.idx] != e.epoch {
 		reason = network.Crashed
 	} else {
-		reason = s.net.Blocked(m.From, m.To)
+		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
 	}
 	if reason != network.Delivered {
 		s.met.dropped[e.mkind]++
-		s.emit(Record{Type: RecDrop, Msg: m, Reason: reason})
-		return false
+		if s.tracing {
+			s.traceMsg(RecDrop, s.message(e), 0, reason)
+		}
+		return turnDone
 	}
 	s.met.delivered[e.mkind]++
-	main := s.emit(Record{Type: RecDeliver, Msg: m})
-	return s.call(n, job{kind: callReceive, msg: m}, main, n.status(), baton)
+	main := -1
+	if s.tracing {
+		main = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
+	}
+	return s.call(n, job{kind: callReceive, ev: *e}, main, n.status(), baton)
 }
 
 // message rebuilds the message a deliver event carries.
 func (s *Sim) message(e *event) algo.Message {
-	return algo.Message{Kind: s.met.kinds[e.mkind], From: s.nodes[e.from].id, To: s.nodes[e.node].id,
+	return algo.Message{Kind: s.met.kinds[e.mkind], From: s.idOf(e.from), To: s.idOf(e.node),
 		Value: e.value, Term: e.term, Flag: e.flag}
 }
 
-func (s *Sim) fire(n *nodeRec, e *event, baton bool) bool {
-	ts := &n.timers[e.aux]
-	ts.armed, ts.queued = false, false
-	name := ts.name
-	main := s.emit(Record{Type: RecTimer, Node: n.id, Timer: name})
-	return s.call(n, job{kind: callTimer, timer: name}, main, n.status(), baton)
+// idOf returns the id of node index i.
+func (s *Sim) idOf(i int32) algo.ID {
+	if s.contig {
+		return s.firstID + algo.ID(i)
+	}
+	return s.cluster.Sorted[i]
 }
 
-func (s *Sim) boot(n *nodeRec, baton bool) bool {
-	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
-	main := s.emit(Record{Type: RecBoot, Node: n.id})
-	return s.call(n, job{kind: callStart}, main, n.status(), baton)
+func (s *Sim) fire(n *nodeRec, e *event, baton bool) turn {
+	ts := n.timer(e.aux)
+	ts.armed, ts.queued = false, false
+	name := s.timerNames[e.aux]
+	main := -1
+	if s.tracing {
+		main = s.traceTimer(n.id, name)
+	}
+	return s.call(n, job{kind: callTimer, timer: e.aux}, main, n.status(), baton)
+}
+
+func (s *Sim) boot(n *nodeRec, baton bool) turn {
+	main := -1
+	if s.tracing {
+		main = s.traceBoot(n.id)
+	}
+	return s.call(n, job{kind: callBoot}, main, n.status(), baton)
 }
 
 // elect asks n to start an election; main is the record of the step that asked, if any.
-func (s *Sim) elect(n *nodeRec, main int, baton bool) bool {
+func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
 	if main < 0 {
 		main = s.emit(Record{Type: RecFault, Node: n.id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{n.id}}})
 	}
@@ -594,7 +688,7 @@ func (s *Sim) act(a *Action) {
 		if need {
 			// FIFO from now on must respect what is already in flight.
 			s.q.each(func(k qkey) {
-				if e := &s.q.slab[k.idx]; e.kind == evDeliver {
+				if e := s.q.event(k.idx); e.kind == evDeliver {
 					s.net.InFlight(network.Link{From: s.nodes[e.from].id, To: s.nodes[e.node].id}, k.at)
 				}
 			})
@@ -628,10 +722,10 @@ func (s *Sim) crash(n *nodeRec) {
 	n.down, n.paused = true, false
 	n.last = algo.State{}
 	s.mon.crashed(n, old)
-	n.epoch++
+	s.epochs[n.idx]++
 	n.node = nil
-	for i := range n.timers {
-		n.timers[i].armed = false
+	for i := range int32(len(s.timerNames)) {
+		n.timer(i).armed = false
 	}
 	// What it held while paused is lost too: deliveries are dropped as they come up.
 	for _, idx := range n.held {
@@ -644,8 +738,7 @@ func (s *Sim) crash(n *nodeRec) {
 func (s *Sim) recover(n *nodeRec, main int) {
 	n.down = false
 	s.mon.recovering(n)
-	n.node = s.cfg.Algorithm.New(n.id, s.cluster)
-	s.call(n, job{kind: callStart}, main, Crashed, false)
+	s.call(n, job{kind: callBoot}, main, Crashed, false)
 }
 
 // --- calling a node -----------------------------------------------------------------------
@@ -653,7 +746,7 @@ func (s *Sim) recover(n *nodeRec, main int) {
 type callKind uint8
 
 const (
-	callStart callKind = iota
+	callBoot callKind = iota // construct the node, then Start it
 	callReceive
 	callTimer
 	callElect
@@ -662,30 +755,34 @@ const (
 // job is one input handed to a node.
 type job struct {
 	kind  callKind
-	msg   algo.Message
-	timer string
+	timer int32 // callTimer: the timer's index among the run's names
+	ev    event // callReceive: the delivery
 }
 
 // call hands j to n — directly, or through its goroutine — and records what changed; before
 // is n's status before the call (Crashed for a recovery), main the record of the step.
 //
 // With baton, on the goroutine engine, j goes to n's goroutine with the baton: n handles it,
-// records the change and carries on with the run (see RunUntil); call returns true and the
-// caller's turn is over. Otherwise call returns when n has handled j, and false.
-func (s *Sim) call(n *nodeRec, j job, main int, before Status, baton bool) bool {
+// records the change and carries on with the run (see RunUntil); call returns turnPassed and
+// the caller's turn is over — or turnOwn, when the caller is n's goroutine itself. Otherwise
+// call returns turnDone when n has handled j.
+func (s *Sim) call(n *nodeRec, j job, main int, before Status, baton bool) turn {
 	switch {
 	case s.cfg.Engine == Inline:
-		n.dispatch(j)
+		n.dispatch(&j)
+	case n.inbox == s.holder && baton:
+		// This goroutine is n's own: it handles j itself, back at the top of its stack.
+		n.job, n.baton, n.before, n.main = j, true, before, main
+		return turnOwn
 	case n.inbox == s.holder:
-		// This goroutine is n's own: no hand-over needed.
-		if p := n.safeDispatch(j); p != nil {
+		if p := n.safeDispatch(&j); p != nil {
 			panic(s.panicMessage(p))
 		}
 	case baton:
 		n.job, n.baton, n.before, n.main = j, true, before, main
 		s.holder = n.inbox
 		n.inbox <- struct{}{}
-		return true
+		return turnPassed
 	default:
 		// The channel operations order the memory accesses: n's goroutine reads job after the
 		// signal, and this one reads what n did after the reply.
@@ -697,8 +794,9 @@ func (s *Sim) call(n *nodeRec, j job, main int, before Status, baton bool) bool 
 			panic(s.panicMessage(p))
 		}
 	}
+	s.flush(n)
 	s.afterCall(n, before, main)
-	return false
+	return turnDone
 }
 
 func (s *Sim) panicMessage(p any) string {
@@ -709,17 +807,22 @@ func (s *Sim) panicMessage(p any) string {
 		s.cfg.Algorithm.Name, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p)
 }
 
-func (n *nodeRec) dispatch(j job) {
+func (n *nodeRec) dispatch(j *job) {
+	if j.kind == callBoot {
+		// The node is made here, on its own goroutine in the goroutine engine, like all its
+		// work: not on the stack of whichever goroutine runs the loop.
+		n.node = n.env.s.cfg.Algorithm.New(n.id, n.env.s.cluster)
+		n.node.Start(&n.env)
+		return
+	}
 	if n.node == nil {
 		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", n.id))
 	}
 	switch j.kind {
-	case callStart:
-		n.node.Start(&n.env)
 	case callReceive:
-		n.node.Receive(&n.env, j.msg)
+		n.node.Receive(&n.env, n.env.s.message(&j.ev))
 	case callTimer:
-		n.node.Timer(&n.env, j.timer)
+		n.node.Timer(&n.env, n.env.s.timerNames[j.timer])
 	case callElect:
 		n.node.Elect(&n.env)
 	}
@@ -732,38 +835,52 @@ func (n *nodeRec) dispatch(j job) {
 func (s *Sim) serve(n *nodeRec) {
 	defer s.wg.Done()
 	for range n.inbox {
-		p := n.safeDispatch(n.job)
-		if !n.baton {
-			s.panicked = p
-			n.replyTo <- struct{}{}
-			continue
+		for s.handle(n) {
 		}
-		n.baton = false
-		if p == nil {
-			var passed bool
-			if passed, p = s.carryOn(n); passed {
-				continue
-			}
-		}
-		s.panicked = p
-		s.holder = s.handback
-		s.handback <- struct{}{}
 	}
+}
+
+// handle runs the job n's goroutine was handed, and then — holding the baton — the run, until
+// it hands the baton on (false) or finds the next input is n's own (true: handle that too). The
+// algorithm's call and the engine's loop each start from here, never one inside the other, so
+// that a node's goroutine needs no more stack than the deeper of the two: among 100,000 nodes,
+// the difference between 2KB and 4KB stacks is 200MB.
+func (s *Sim) handle(n *nodeRec) bool {
+	p := n.safeDispatch(&n.job)
+	if !n.baton {
+		s.panicked = p
+		n.replyTo <- struct{}{}
+		return false
+	}
+	n.baton = false
+	if p == nil {
+		var t turn
+		if t, p = s.carryOn(n); t == turnOwn {
+			return true
+		} else if t == turnPassed {
+			return false
+		}
+	}
+	s.panicked = p
+	s.holder = s.handback
+	s.handback <- struct{}{}
+	return false
 }
 
 // carryOn finishes the step n was handed with the baton and runs on. A panic is caught and
 // returned, to be handed to the goroutine driving the run.
-func (s *Sim) carryOn(n *nodeRec) (passed bool, panicked any) {
+func (s *Sim) carryOn(n *nodeRec) (t turn, panicked any) {
 	defer func() {
 		if p := recover(); p != nil {
-			passed, panicked = false, p
+			t, panicked = turnDone, p
 		}
 	}()
+	s.flush(n)
 	s.afterCall(n, n.before, n.main)
 	return s.runBaton(), nil
 }
 
-func (n *nodeRec) safeDispatch(j job) (panicked any) {
+func (n *nodeRec) safeDispatch(j *job) (panicked any) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked = fmt.Sprintf("%v\n%s", p, debug.Stack())
@@ -805,12 +922,52 @@ var _ algo.Env = (*nodeEnv)(nil)
 
 func (e *nodeEnv) Now() time.Duration { return e.s.now }
 
-func (e *nodeEnv) Send(to algo.ID, m algo.Message) { e.s.send(e.n, to, m) }
+// Send puts m in the outbox, with the ordinal of its place among the run's events: the engine
+// sends it when the node's call returns (flush). Sending from the node's call itself would run
+// the network and the queue on the node's goroutine, on top of the algorithm's frames.
+func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
+	s := e.s
+	if len(s.outbox) == cap(s.outbox) {
+		s.growOutbox()
+	}
+	s.outbox = s.outbox[:len(s.outbox)+1]
+	o := &s.outbox[len(s.outbox)-1]
+	o.to, o.m, o.ord = to, m, s.q.next(classRuntime)
+}
+
+// growOutbox makes room in the outbox, out of line: Send stays small on a node's stack.
+//
+//go:noinline
+func (s *Sim) growOutbox() {
+	s.outbox = slices.Grow(s.outbox, max(16, cap(s.outbox)))
+}
+
+// outgoing is a message a node sent during the call in progress.
+type outgoing struct {
+	to  algo.ID
+	m   algo.Message
+	ord uint64 // its ordinal, taken when it was sent
+}
+
+// flush sends what n sent during its call, in order, with the ordinals taken then: the run is
+// the same as if each had been sent at once.
+func (s *Sim) flush(n *nodeRec) {
+	for _, t := range s.timerbox {
+		s.q.pushOrd(t.at, t.ord, event{kind: evTimer, node: n.idx, gen: t.gen, aux: t.slot})
+	}
+	s.timerbox = s.timerbox[:0]
+	for i := range s.outbox {
+		o := &s.outbox[i]
+		s.send(n, o.to, o.m, o.ord)
+	}
+	clear(s.outbox) // drop the strings it held
+	s.outbox = s.outbox[:0]
+}
 
 func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	n, q := e.n, &e.s.q
-	i := n.slot(name)
-	ts := &n.timers[i]
+	i := e.s.timerIndex(name)
+	ts := n.timer(i)
 	ts.armed = true
 	ts.deadline = e.s.now + max(after, 0)
 	ts.ord = q.next(classRuntime)
@@ -819,14 +976,34 @@ func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	}
 	ts.gen++
 	ts.queued, ts.queuedAt = true, ts.deadline
-	q.pushOrd(ts.deadline, ts.ord, event{kind: evTimer, node: n.idx, gen: ts.gen, aux: int32(i)})
+	// Queued when the call returns (flush), like a send: the queue is not the node's business
+	// on its own stack. Its place in the order is its ordinal, taken now.
+	s := e.s
+	if len(s.timerbox) == cap(s.timerbox) {
+		s.growTimerbox()
+	}
+	s.timerbox = append(s.timerbox, timerPush{at: ts.deadline, ord: ts.ord, slot: i, gen: ts.gen})
+}
+
+// timerPush is a timer event to queue when the node's call returns.
+type timerPush struct {
+	at   time.Duration
+	ord  uint64
+	slot int32
+	gen  uint32
+}
+
+// growTimerbox makes room in the timer box, out of line; see growOutbox.
+//
+//go:noinline
+func (s *Sim) growTimerbox() {
+	s.timerbox = slices.Grow(s.timerbox, max(16, cap(s.timerbox)))
 }
 
 func (e *nodeEnv) CancelTimer(name string) {
-	n := e.n
-	for i := range n.timers {
-		if n.timers[i].name == name {
-			n.timers[i].armed = false
+	for i, known := range e.s.timerNames {
+		if known == name {
+			e.n.timer(int32(i)).armed = false
 			return
 		}
 	}
@@ -859,18 +1036,19 @@ func (e *nodeEnv) Note(format string, args ...any) {
 	}
 }
 
-// slot returns the index of n's timer called name, adding it if new.
-func (n *nodeRec) slot(name string) int {
-	for i := range n.timers {
-		if n.timers[i].name == name {
-			return i
+// timerIndex returns the index of the timer name among the run's timer names, adding it if new:
+// every node keeps its timer of that name in the slot of that index.
+func (s *Sim) timerIndex(name string) int32 {
+	for i, known := range s.timerNames {
+		if known == name {
+			return int32(i)
 		}
 	}
-	n.timers = append(n.timers, timerSlot{name: name})
-	return len(n.timers) - 1
+	s.timerNames = append(s.timerNames, name)
+	return int32(len(s.timerNames) - 1)
 }
 
-func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message) {
+func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message, ord uint64) {
 	ti := s.indexOf(to)
 	if ti < 0 {
 		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
@@ -885,10 +1063,14 @@ func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message) {
 	at, reason := s.net.Send(s.now, n.id, to)
 	if reason != network.Delivered {
 		s.met.dropped[k]++
-		s.emit(Record{Type: RecSend, Msg: m, Reason: reason})
+		if s.tracing {
+			s.traceMsg(RecSend, m, 0, reason)
+		}
 		return
 	}
-	s.q.push(at, classRuntime, event{kind: evDeliver, node: ti, from: n.idx, epoch: s.nodes[ti].epoch,
+	s.q.pushOrd(at, ord, event{kind: evDeliver, node: ti, from: n.idx, epoch: s.epochs[ti],
 		mkind: uint16(k), value: m.Value, term: m.Term, flag: m.Flag})
-	s.emit(Record{Type: RecSend, Msg: m, DeliverAt: at})
+	if s.tracing {
+		s.traceMsg(RecSend, m, at, network.Delivered)
+	}
 }

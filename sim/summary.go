@@ -59,13 +59,13 @@ func (s *Sim) InFlight() []Flight {
 	})
 	var out []Flight
 	for _, k := range keys {
-		if e := &s.q.slab[k.idx]; e.kind == evDeliver {
+		if e := s.q.event(k.idx); e.kind == evDeliver {
 			out = append(out, Flight{Msg: s.message(e), At: k.at})
 		}
 	}
 	for i := range s.nodes {
 		for _, idx := range s.nodes[i].held {
-			if e := &s.q.slab[idx]; e.kind == evDeliver {
+			if e := s.q.event(idx); e.kind == evDeliver {
 				out = append(out, Flight{Msg: s.message(e), At: -1})
 			}
 		}
@@ -231,4 +231,14 @@ func (sum *Summary) Count(kind string) (sent, delivered, dropped int64) {
 		}
 	}
 	return 0, 0, 0
+}
+
+// Sent returns how many messages have been sent so far, of every kind — cheaply, for progress
+// reports during long runs (Summary builds a view of every node).
+func (s *Sim) Sent() int64 {
+	var t int64
+	for _, x := range s.met.sent {
+		t += x
+	}
+	return t
 }

@@ -63,7 +63,8 @@ func (t *tempFiles) onInterrupt() (stop func()) {
 		select {
 		case <-sig:
 			t.removeAll()
-			fmt.Fprintln(os.Stderr, "electsim: interrupted; no partial file was left")
+			// Start a fresh line: a progress bar may be on this one.
+			fmt.Fprintln(os.Stderr, "\r\x1b[Kelectsim: interrupted; no partial file was left")
 			os.Exit(130)
 		case <-done:
 		}

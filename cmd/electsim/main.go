@@ -44,7 +44,7 @@ func commands() []command {
 		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
 		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
 		{"check", "[flags] --faults LIST", "check a property under random fault schedules; shrink what breaks it", checkCommand},
-		{"bench", "[flags] --nodes N,N,...", "elections at scale, timed (not built yet)", notBuilt("bench", "bench")},
+		{"bench", "[flags] --nodes N,N,...", "elections at scale: messages against theory, time and memory", benchCommand},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
 		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
 	}
@@ -157,11 +157,17 @@ func topUsage(w io.Writer) {
 	fmt.Fprintln(w, `electsim — an educational simulator of leader-election algorithms
 
 Usage:
-  electsim [flags]               the default demo (a Bully election whose leader crashes) — or,
-                                 with --algo, --nodes or --ids, the run those flags describe: the
-                                 terminal UI on a terminal, headless otherwise`)
+  electsim [flags]                 the default demo (a Bully election whose leader crashes) —
+                                   or, with --algo, --nodes or --ids, the run those flags
+                                   describe: the terminal UI on a terminal, headless otherwise`)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  electsim %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		usage := strings.TrimSpace(c.name + " " + c.args)
+		if len(usage) > 23 {
+			// Too long for the column: the summary goes on the next line.
+			fmt.Fprintf(w, "  electsim %s\n%35s%s\n", usage, "", c.summary)
+			continue
+		}
+		fmt.Fprintf(w, "  electsim %-23s %s\n", usage, c.summary)
 	}
 	fmt.Fprintln(w, `
 Every command takes -h for its flags (or: electsim help run). Exit codes: 0 success; 1 a

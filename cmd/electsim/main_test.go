@@ -96,6 +96,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
 		{[]string{"tui"}, "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash plays it headless"},
+		{[]string{"run", "--algo", "lease", "--nodes", "2"}, "electsim run: --nodes 2: lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)"},
 		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
 	}
 	for _, tt := range tests {

@@ -193,6 +193,21 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 		}
 		cfg.Actions = append(cfg.Actions, a)
 	}
+	// Too few nodes for the algorithm: say which flag made them too few.
+	if v := cfg.Algorithm.Validate; v != nil {
+		if cl, err := cfg.Cluster(); err == nil {
+			if err := v(cl); err != nil {
+				switch {
+				case fs.Changed("nodes"):
+					return cfg, usagef("--nodes %s: %v", f.nodes, err)
+				case fs.Changed("ids"):
+					return cfg, usagef("--ids %s: %v", f.ids, err)
+				case fs.Changed("algo"):
+					return cfg, usagef("--algo %s: %v", f.algo, err)
+				}
+			}
+		}
+	}
 	// Actions of the base that name nodes the flags removed are caught here.
 	if err := cfg.Validate(); err != nil {
 		return cfg, usagef("%v", err)

@@ -1,0 +1,49 @@
+package algo
+
+import "slices"
+
+// idSet is a set of node ids. It needs no allocation while it holds four or fewer — what a node
+// usually remembers of one election round — and keeps the rest in a sorted slice, which costs
+// far less than a map for the dozen or so ids a node sees in a round among thousands.
+type idSet struct {
+	few  [4]ID
+	n    int  // how many of few are in use
+	more []ID // the rest, ascending
+}
+
+// has reports whether x is in the set.
+func (s *idSet) has(x ID) bool {
+	for _, y := range s.few[:s.n] {
+		if y == x {
+			return true
+		}
+	}
+	if len(s.more) == 0 {
+		return false
+	}
+	_, found := slices.BinarySearch(s.more, x)
+	return found
+}
+
+// add puts x in the set.
+func (s *idSet) add(x ID) {
+	if s.has(x) {
+		return
+	}
+	if s.n < len(s.few) {
+		s.few[s.n] = x
+		s.n++
+		return
+	}
+	i, _ := slices.BinarySearch(s.more, x)
+	s.more = slices.Insert(s.more, i, x)
+}
+
+// clear empties the set.
+func (s *idSet) clear() {
+	s.n = 0
+	s.more = s.more[:0]
+}
+
+// empty reports whether the set has no ids.
+func (s *idSet) empty() bool { return s.n == 0 }

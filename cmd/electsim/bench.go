@@ -1,0 +1,504 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"electsim/algo"
+	"electsim/sim"
+	"electsim/sim/bench"
+)
+
+// benchDefaults are the sizes bench runs when --nodes is not given: as large as each
+// algorithm's election goes in seconds. Bully and Lowest-ID cost n² messages; Raft's election
+// among thousands of nodes splits the vote again and again.
+var benchDefaults = map[string]string{
+	"bully":     "100,1000,2000",
+	"ring":      "1000,10000,100000",
+	"lowest-id": "100,1000",
+	"raft":      "100,1000",
+}
+
+// benchCommand runs one election per algorithm, size and engine and reports its cost.
+func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
+	fs := newFlagSet("bench")
+	algos := fs.String("algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms, ", "))
+	nodes := fs.String("nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
+	engine := fs.String("engine", "both", "goroutine, inline or both")
+	seed := fs.String("seed", "1", "seed of the ring's random ids and every other random choice")
+	budget := fs.String("max-messages", "20000000", "give up on a run that sends more messages than this before a leader is agreed")
+	procs := fs.String("procs", "", "GOMAXPROCS for the runs (default: 1 for the goroutine engine, which runs one goroutine at a time, and the machine's for inline)")
+	svg := fs.String("svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
+	var asJSON, noColor bool
+	boolVar(fs, &asJSON, "json", "", "print the results as one JSON object on stdout, and no table")
+	boolVar(fs, &noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, `Usage: electsim bench [flags]
+
+Runs one election from boot per algorithm, node count and engine, with the trace off, and
+reports its messages by kind beside the theory's count, the virtual time to the agreed leader,
+the wall time, delivered messages per second and the memory it took:
+
+  bully      nodes 1..n, 10ms per message, the top node down from time 0: every other node
+             boots into an election (theory: n(n−1)/2 ELECTION, (n−1)(n−2)/2 OK, n−1 COORDINATOR)
+  ring       Chang–Roberts: the ids in a random ring order, every node initiating, no ACKs
+             (theory: the exact count of that ring, and n·H_n on average)
+  lowest-id  to the first agreed leader
+  raft       to the first agreed leader
+
+Heartbeats and follower timeouts are stretched past the election, which is what is measured.
+Counts depend only on the algorithm, the node count and the seed; times and memory are this
+machine's.
+
+Flags:
+%s
+Examples:
+  electsim bench
+  electsim bench --algo ring --nodes 1000,10000,100000 --engine inline
+  electsim bench --algo bully,ring --nodes 1000 --json
+  electsim bench --algo bully,ring --nodes 10,100,1k,10k,100k --engine inline --svg counts.svg
+`, fs.FlagUsages())
+	}
+	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (see -h)", fs.Arg(0))
+	}
+	names, err := benchAlgorithms(*algos)
+	if err != nil {
+		return err
+	}
+	var engines []sim.Engine
+	switch *engine {
+	case "both":
+		engines = []sim.Engine{sim.Goroutine, sim.Inline}
+	case "goroutine":
+		engines = []sim.Engine{sim.Goroutine}
+	case "inline":
+		engines = []sim.Engine{sim.Inline}
+	default:
+		return usagef("--engine %s: expected goroutine, inline or both", *engine)
+	}
+	s, err := strconv.ParseUint(*seed, 10, 64)
+	if err != nil {
+		return usagef("--seed %s: expected a whole number, 0 or more", *seed)
+	}
+	maxMsgs, err := strconv.ParseInt(strings.ReplaceAll(*budget, ",", ""), 10, 64)
+	if err != nil || maxMsgs <= 0 {
+		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000", *budget)
+	}
+	machineProcs := runtime.GOMAXPROCS(0)
+	procsFor := func(e sim.Engine) int {
+		if e == sim.Goroutine {
+			return 1
+		}
+		return machineProcs
+	}
+	if fs.Changed("procs") {
+		n, err := strconv.Atoi(*procs)
+		if err != nil || n < 1 {
+			return usagef("--procs %s: expected a number of processors, 1 or more", *procs)
+		}
+		procsFor = func(sim.Engine) int { return n }
+	}
+	defer runtime.GOMAXPROCS(machineProcs)
+	sizes := map[string][]int{}
+	for _, name := range names {
+		list := *nodes
+		if !fs.Changed("nodes") {
+			list = benchDefaults[name]
+		}
+		if sizes[name], err = parseSizes(list); err != nil {
+			return err
+		}
+	}
+
+	var plot *outFile
+	if fs.Changed("svg") {
+		if *svg == "-" {
+			return usagef("--svg -: write the plot to a file; stdout has the table")
+		}
+		temp := &tempFiles{}
+		stop := temp.onInterrupt()
+		defer stop()
+		if plot, err = createOut("--svg", *svg, temp); err != nil {
+			return err
+		}
+		defer plot.Abort()
+	}
+
+	p := colorFor(stdout, noColor, getenv)
+	progress := isTerminal(stderr) && !asJSON
+	var results []bench.Result
+	if !asJSON {
+		fmt.Fprintln(stdout, p.Bold("electsim bench")+" · "+machine())
+	}
+	for _, name := range names {
+		if !asJSON {
+			fmt.Fprintf(stdout, "\n%s\n", p.Heading(benchTitle(name)))
+		}
+		var rows []bench.Result
+		for _, n := range sizes[name] {
+			for _, e := range engines {
+				var o bench.Options
+				o.MaxMessages = maxMsgs
+				if progress {
+					label := fmt.Sprintf("  %s · %s nodes · %s engine", name, bench.Thousands(int64(n)), e)
+					start := time.Now()
+					last := time.Time{}
+					o.Progress = func(virtual time.Duration, sent int64) {
+						if time.Since(last) < 100*time.Millisecond {
+							return
+						}
+						last = time.Now()
+						fmt.Fprintf(stderr, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, bench.Thousands(sent),
+							algo.FormatDuration(virtual), time.Since(start).Seconds())
+					}
+				}
+				runtime.GOMAXPROCS(procsFor(e))
+				r, err := bench.Measure(name, n, s, e, o)
+				r.Procs = procsFor(e)
+				if progress {
+					fmt.Fprint(stderr, "\r\x1b[K")
+				}
+				if err != nil {
+					return usagef("--nodes %d: %v", n, err)
+				}
+				rows = append(rows, r)
+				results = append(results, r)
+			}
+		}
+		if !asJSON {
+			writeBenchTable(stdout, p, rows)
+		}
+	}
+	if plot != nil {
+		if err := bench.PlotCounts(plot, results); err != nil {
+			return fmt.Errorf("--svg %s: %v", *svg, err)
+		}
+		if err := plot.Commit(); err != nil {
+			return fmt.Errorf("--svg %s: %v", *svg, err)
+		}
+	}
+	if asJSON {
+		return writeBenchJSON(stdout, results)
+	}
+	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
+	return nil
+}
+
+// benchAlgorithms parses --algo.
+func benchAlgorithms(list string) ([]string, error) {
+	var names []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(bench.Algorithms, name) {
+			if _, err := algo.Lookup(name); err == nil {
+				return nil, usagef("--algo %s: bench has no election defined for %s (it has %s)", name, name, strings.Join(bench.Algorithms, ", "))
+			}
+			return nil, usagef("--algo %s: unknown algorithm %q (expected %s)", list, name, strings.Join(bench.Algorithms, ", "))
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// parseSizes parses a --nodes list such as 1000,10000,100000 (or 10k,100k).
+func parseSizes(list string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		mult := 1
+		if rest, ok := strings.CutSuffix(f, "k"); ok {
+			f, mult = rest, 1000
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n*mult < 2 || n*mult > 1_000_000 {
+			return nil, usagef("--nodes %s: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000", list)
+		}
+		sizes = append(sizes, n*mult)
+	}
+	return sizes, nil
+}
+
+func benchTitle(name string) string {
+	switch name {
+	case "bully":
+		return "Bully — the top node down from time 0, every other node booting into an election"
+	case "ring":
+		return "Chang–Roberts — random ids round the ring, every node initiating, no ACKs"
+	case "lowest-id":
+		return "Lowest-ID — from boot to the first agreed leader"
+	case "raft":
+		return "Raft — from boot to the first agreed leader"
+	}
+	return name
+}
+
+// writeBenchTable writes one algorithm's results: a row per size and engine.
+func writeBenchTable(w io.Writer, p palette, rows []bench.Result) {
+	if len(rows) == 0 {
+		return
+	}
+	kinds := benchKinds(rows[0])
+	theory := len(rows[0].Theory) > 0
+	header := []string{"nodes", "engine"}
+	for _, k := range kinds {
+		header = append(header, k)
+		if theory {
+			header = append(header, "theory")
+		}
+	}
+	header = append(header, "leader at", "procs", "wall", "msgs/s", "heap", "RSS")
+	table := [][]string{header}
+	var notes []string
+	for _, r := range rows {
+		row := []string{bench.Thousands(int64(r.Nodes)), r.Engine.String()}
+		notRun := r.Steps == 0 && r.Stopped != ""
+		for _, k := range kinds {
+			got := benchSent(r, k)
+			if notRun {
+				row = append(row, "—")
+				if theory {
+					th, _ := benchTheory(r, k)
+					row = append(row, bench.Thousands(th.Exact))
+				}
+				continue
+			}
+			row = append(row, bench.Thousands(got))
+			th, ok := benchTheory(r, k)
+			switch {
+			case !theory:
+			case !ok:
+				row = append(row, "—")
+			case th.Exact == got:
+				row = append(row, bench.Thousands(th.Exact)+" ✓")
+			default:
+				row = append(row, bench.Thousands(th.Exact)+" ✗")
+			}
+		}
+		at := "—"
+		if r.Elected >= 0 {
+			at = fmtVirtual(r.Elected)
+		}
+		if notRun {
+			row = append(row, "—", "—", "not run", "—", "—", "—")
+		} else {
+			row = append(row, at, strconv.Itoa(r.Procs), fmtWall(r.Wall), si(r.DeliveredPerSecond()), bytesText(r.PeakHeap), bytesText(r.PeakRSS))
+		}
+		table = append(table, row)
+		if r.Stopped != "" {
+			if notRun {
+				notes = append(notes, fmt.Sprintf("%s nodes, %s: %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
+			} else {
+				notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
+			}
+		}
+		for _, th := range r.Theory {
+			if th.Mean > 0 && r.Engine == rows[0].Engine {
+				notes = append(notes, fmt.Sprintf("%s nodes: %s %s — this ring's exact count; n·H_n = %s on average",
+					bench.Thousands(int64(r.Nodes)), bench.Thousands(th.Exact), th.Kind, bench.Thousands(int64(th.Mean+0.5))))
+			}
+		}
+	}
+	writeColumns(w, table)
+	for _, n := range notes {
+		fmt.Fprintln(w, p.Dim("  "+n))
+	}
+}
+
+// benchKinds are the kinds a table shows: those with a theory, else those sent at all.
+func benchKinds(r bench.Result) []string {
+	var kinds []string
+	for _, th := range r.Theory {
+		kinds = append(kinds, th.Kind)
+	}
+	if len(kinds) > 0 {
+		return kinds
+	}
+	for i, k := range r.Kinds {
+		if r.Sent[i] > 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+func benchSent(r bench.Result, kind string) int64 {
+	for i, k := range r.Kinds {
+		if k == kind {
+			return r.Sent[i]
+		}
+	}
+	return 0
+}
+
+func benchTheory(r bench.Result, kind string) (bench.Theory, bool) {
+	for _, th := range r.Theory {
+		if th.Kind == kind {
+			return th, true
+		}
+	}
+	return bench.Theory{}, false
+}
+
+// writeColumns writes rows as right-aligned columns (the first two left-aligned).
+func writeColumns(w io.Writer, rows [][]string) {
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
+			if i == 1 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+			b.WriteString("  ")
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// si writes a rate such as 1.3M or 850k.
+func si(x float64) string {
+	switch {
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.0fk", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+func fmtWall(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+// fmtVirtual writes a virtual time to four significant figures or so: 60ms, 189.0ms, 19.99s,
+// 33m20s.
+func fmtVirtual(d time.Duration) string {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d%time.Millisecond == 0:
+		return fmt.Sprintf("%dms", d/time.Millisecond)
+	}
+	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+}
+
+func bytesText(b uint64) string {
+	switch {
+	case b == 0:
+		return "—"
+	case b >= 10<<20:
+		return fmt.Sprintf("%dMB", b>>20)
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1fMB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%dkB", b>>10)
+}
+
+// machine describes where the figures come from.
+func machine() string {
+	return fmt.Sprintf("%s %s/%s · %d cores", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// benchJSON is what bench --json prints.
+type benchJSON struct {
+	Go      string            `json:"go"`
+	OS      string            `json:"os"`
+	Arch    string            `json:"arch"`
+	CPUs    int               `json:"cpus"`
+	Results []benchResultJSON `json:"results"`
+}
+
+type benchResultJSON struct {
+	Algorithm  string                     `json:"algorithm"`
+	Nodes      int                        `json:"nodes"`
+	Engine     string                     `json:"engine"`
+	Seed       uint64                     `json:"seed"`
+	GOMAXPROCS int                        `json:"gomaxprocs"`
+	Messages   messagesSentDeliveredJSON  `json:"messages"`
+	Theory     map[string]benchTheoryJSON `json:"theory"`
+	Leader     *algo.ID                   `json:"leader"`
+	LeaderAtMS *float64                   `json:"leader_at_ms"`
+	Steps      int                        `json:"steps"`
+	Stopped    string                     `json:"stopped,omitempty"`
+	WallMS     float64                    `json:"wall_ms"`
+	PerSecond  float64                    `json:"delivered_per_second"`
+	PeakHeap   uint64                     `json:"peak_heap_bytes"`
+	PeakRSS    uint64                     `json:"peak_rss_bytes"`
+}
+
+type messagesSentDeliveredJSON struct {
+	Sent      counts `json:"sent"`
+	Delivered counts `json:"delivered"`
+}
+
+type benchTheoryJSON struct {
+	Exact   int64    `json:"exact"`
+	Mean    *float64 `json:"mean,omitempty"`
+	Formula string   `json:"formula"`
+}
+
+func writeBenchJSON(w io.Writer, results []bench.Result) error {
+	out := benchJSON{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		Results: []benchResultJSON{}}
+	for _, r := range results {
+		j := benchResultJSON{Algorithm: r.Algorithm, Nodes: r.Nodes, Engine: r.Engine.String(), Seed: r.Seed, GOMAXPROCS: r.Procs,
+			Messages: messagesSentDeliveredJSON{Sent: counts{r.Kinds, r.Sent}, Delivered: counts{r.Kinds, r.Delivered}},
+			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
+			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
+			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS}
+		if r.Leader != 0 {
+			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
+			j.Leader, j.LeaderAtMS = &leader, &at
+		}
+		for _, th := range r.Theory {
+			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note}
+			if th.Mean > 0 {
+				mean := th.Mean
+				tj.Mean = &mean
+			}
+			j.Theory[th.Kind] = tj
+		}
+		out.Results = append(out.Results, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// bench --json: counts equal to the theory for Bully and the ring, on both engines, and the
+// fields scripts read.
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := call("bench", "--algo", "bully,ring", "--nodes", "50,200", "--json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var got struct {
+		CPUs    int `json:"cpus"`
+		Results []struct {
+			Algorithm string                      `json:"algorithm"`
+			Procs     int                         `json:"gomaxprocs"`
+			Nodes     int                         `json:"nodes"`
+			Engine    string                      `json:"engine"`
+			Messages  map[string]map[string]int64 `json:"messages"`
+			Theory    map[string]struct {
+				Exact int64 `json:"exact"`
+			} `json:"theory"`
+			Leader     *int     `json:"leader"`
+			LeaderAtMS *float64 `json:"leader_at_ms"`
+			WallMS     float64  `json:"wall_ms"`
+			Stopped    string   `json:"stopped"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Results) != 8 || got.CPUs < 1 {
+		t.Fatalf("%d results, %d CPUs: want 2 algorithms × 2 sizes × 2 engines", len(got.Results), got.CPUs)
+	}
+	for _, r := range got.Results {
+		if r.Engine == "goroutine" && r.Procs != 1 {
+			t.Errorf("%s %d goroutine: GOMAXPROCS %d, want 1 by default", r.Algorithm, r.Nodes, r.Procs)
+		}
+		if r.Leader == nil || r.LeaderAtMS == nil || r.Stopped != "" || r.WallMS <= 0 {
+			t.Errorf("%s %d %s: leader %v at %v, stopped %q, wall %v", r.Algorithm, r.Nodes, r.Engine, r.Leader, r.LeaderAtMS, r.Stopped, r.WallMS)
+		}
+		if len(r.Theory) == 0 {
+			t.Errorf("%s: no theory", r.Algorithm)
+		}
+		for kind, th := range r.Theory {
+			if sent := r.Messages["sent"][kind]; sent != th.Exact {
+				t.Errorf("%s %d %s: %s sent %d, theory %d", r.Algorithm, r.Nodes, r.Engine, kind, sent, th.Exact)
+			}
+		}
+	}
+}
+
+// The table shows each size and engine, the theory checked off, and the footnotes.
+func TestBenchTable(t *testing.T) {
+	code, out, errOut := call("bench", "--algo", "ring", "--nodes", "100", "--engine", "inline", "--no-color")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"Chang–Roberts", "ELECTION", "575 ✓", "100 ✓", "1.99s", "n·H_n = 519 on average"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+// Mistakes name the flag and exit 2.
+func TestBenchBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algo", "lease"}, "electsim bench: --algo lease: bench has no election defined for lease (it has bully, ring, lowest-id, raft)\n"},
+		{[]string{"--algo", "rink"}, `electsim bench: --algo rink: unknown algorithm "rink" (expected bully, ring, lowest-id, raft)` + "\n"},
+		{[]string{"--nodes", "1"}, "electsim bench: --nodes 1: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000\n"},
+		{[]string{"--nodes", "10,x"}, "electsim bench: --nodes 10,x: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000\n"},
+		{[]string{"--engine", "fast"}, "electsim bench: --engine fast: expected goroutine, inline or both\n"},
+		{[]string{"--seed", "-1"}, "electsim bench: --seed -1: expected a whole number, 0 or more\n"},
+		{[]string{"--max-messages", "0"}, "electsim bench: --max-messages 0: expected a positive whole number, e.g. 20000000\n"},
+		{[]string{"--procs", "0"}, "electsim bench: --procs 0: expected a number of processors, 1 or more\n"},
+		{[]string{"extra"}, `electsim bench: unexpected argument "extra" (see -h)` + "\n"},
+	} {
+		code, out, errOut := call(append([]string{"bench"}, c.args...)...)
+		if code != exitBadUsage || out != "" || errOut != c.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr\n got %q\nwant %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// A run that would not end in reason is not run, and the table says why.
+func TestBenchBudget(t *testing.T) {
+	code, out, _ := call("bench", "--algo", "bully", "--nodes", "5000", "--engine", "inline", "--no-color")
+	if code != 0 || !strings.Contains(out, "5,000 nodes, inline: not run: it would send about 24,995,000 messages (n(n−1)), more than the 20,000,000 allowed") ||
+		!strings.Contains(out, "not run") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}

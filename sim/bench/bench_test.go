@@ -1,0 +1,111 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"electsim/sim"
+)
+
+var engines = []sim.Engine{sim.Inline, sim.Goroutine}
+
+// The bench's counts are the theory's, on both engines, at 1,000 nodes: Bully's exact counts
+// with the top node down, and the exact Chang–Roberts count of the random ring.
+func TestCountsMatchTheory(t *testing.T) {
+	for _, name := range []string{"bully", "ring"} {
+		for _, e := range engines {
+			t.Run(fmt.Sprintf("%s/%s", name, e), func(t *testing.T) {
+				r, err := Measure(name, 1000, 1, e, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Stopped != "" || r.Leader != 1000 && name == "ring" || r.Leader != 999 && name == "bully" {
+					t.Fatalf("leader %d, stopped %q", r.Leader, r.Stopped)
+				}
+				if len(r.Theory) == 0 {
+					t.Fatal("no theory")
+				}
+				for _, th := range r.Theory {
+					got := sent(r, th.Kind)
+					if got != th.Exact {
+						t.Errorf("%s sent %d, theory %d (%s)", th.Kind, got, th.Exact, th.Note)
+					}
+				}
+			})
+		}
+	}
+}
+
+func sent(r Result, kind string) int64 {
+	for i, k := range r.Kinds {
+		if k == kind {
+			return r.Sent[i]
+		}
+	}
+	return -1
+}
+
+// A random ring's count is near n·H_n, within a few standard deviations (σ ≈ 0.6n).
+func TestRingNearMean(t *testing.T) {
+	r, err := Measure("ring", 10000, 7, sim.Inline, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := r.Theory[0]
+	if d := float64(th.Exact) - th.Mean; d > 3*0.6*10000 || d < -3*0.6*10000 {
+		t.Errorf("ELECTION %d, n·H_n %.0f: further than 3σ", th.Exact, th.Mean)
+	}
+}
+
+// The message budget: a run whose estimate is over it is not run at all — Lowest-ID among 3,000
+// nodes would broadcast 36 million heartbeats — and a run with no estimate is stopped when it
+// goes over: Raft among 3,000 nodes splits the vote among hundreds of candidates.
+func TestBudget(t *testing.T) {
+	r, err := Measure("lowest-id", 3000, 1, sim.Inline, Options{MaxMessages: 1_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Steps != 0 || !strings.HasPrefix(r.Stopped, "not run: it would send about 35,988,000 messages") {
+		t.Errorf("lowest-id: %d steps, stopped %q", r.Steps, r.Stopped)
+	}
+	r, err = Measure("raft", 3000, 1, sim.Inline, Options{MaxMessages: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Leader != 0 || !strings.HasPrefix(r.Stopped, "more than 100,000 messages") {
+		t.Errorf("raft: leader %d, stopped %q", r.Leader, r.Stopped)
+	}
+}
+
+func benchElection(b *testing.B, name string, sizes []int) {
+	for _, e := range engines {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("%s/n=%d", e, n), func(b *testing.B) {
+				if n >= 100_000 && testing.Short() {
+					b.Skip("100,000 nodes: skipped under -short")
+				}
+				var msgs int64
+				for b.Loop() {
+					r, err := Measure(name, n, 1, e, Options{})
+					if err != nil || r.Leader == 0 {
+						b.Fatalf("%v, stopped %q", err, r.Stopped)
+					}
+					for _, d := range r.Delivered {
+						msgs += d
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs), "ns/msg")
+				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+			})
+		}
+	}
+}
+
+// BenchmarkChangRoberts is DESIGN §9's ring: random distinct ids, every node initiating, from
+// boot to the first agreed leader, trace off. `-short` skips 100,000 nodes.
+func BenchmarkChangRoberts(b *testing.B) { benchElection(b, "ring", []int{1000, 10_000, 100_000}) }
+
+// BenchmarkBully is DESIGN §9's Bully: the top node down from time 0, every other node booting
+// into an election — n² messages, half of them in flight at once.
+func BenchmarkBully(b *testing.B) { benchElection(b, "bully", []int{1000, 2000}) }

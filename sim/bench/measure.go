@@ -1,0 +1,238 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"electsim/algo"
+	"electsim/sim"
+)
+
+// Result is one measured election.
+type Result struct {
+	Algorithm string
+	Nodes     int
+	Engine    sim.Engine
+	Seed      uint64
+	Procs     int // GOMAXPROCS during the run, as the caller set it
+
+	Kinds     []string // the algorithm's message kinds, and per kind:
+	Sent      []int64
+	Delivered []int64
+	Theory    []Theory
+
+	Leader  algo.ID       // the agreed leader, 0 if none
+	Elected time.Duration // virtual time to the first agreed leader, -1 if none
+	Stopped string        // why the run ended without a leader, if it did
+	Steps   int
+
+	Wall     time.Duration // setting the run up and running it
+	PeakHeap uint64        // the most live heap seen, in bytes, sampled every few milliseconds
+	PeakRSS  uint64        // the process's peak resident memory during the run, 0 if unknown
+}
+
+// DeliveredPerSecond is the delivered messages per second of wall time.
+func (r *Result) DeliveredPerSecond() float64 {
+	var d int64
+	for _, x := range r.Delivered {
+		d += x
+	}
+	if r.Wall <= 0 {
+		return 0
+	}
+	return float64(d) / r.Wall.Seconds()
+}
+
+// Options tune a measurement.
+type Options struct {
+	// MaxMessages ends a run that has sent more messages than this without agreeing on a
+	// leader: Lowest-ID among 100,000 nodes sends 10¹⁰ heartbeats every 50ms. 0: no limit.
+	MaxMessages int64
+	// Progress, if set, is called now and then while the run goes: its virtual time and the
+	// messages sent so far.
+	Progress func(virtual time.Duration, sent int64)
+}
+
+// Measure runs the workload of algorithm name among n nodes on engine e and measures it. The
+// run itself is deterministic — its counts depend on name, n and seed only — while the wall
+// time and memory are the machine's.
+func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, error) {
+	cfg, err := Workload(name, n, seed, e)
+	if err != nil {
+		return Result{}, err
+	}
+	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
+		k := len(cfg.Algorithm.Kinds)
+		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
+			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
+			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed",
+				Thousands(est), formula, Thousands(o.MaxMessages))}, nil
+	}
+	if o.MaxMessages > 0 {
+		// A broadcast can put the whole budget in flight at once, before any check.
+		cfg.MaxScheduled = int(min(o.MaxMessages, int64(sim.DefaultMaxScheduled)))
+	}
+	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs)}
+
+	debug.FreeOSMemory() // what an earlier run left is not this one's
+	resetPeakRSS()
+	sampler := startHeapSampler()
+
+	start := time.Now()
+	s, err := sim.New(cfg)
+	if err != nil {
+		sampler.stop()
+		return Result{}, err
+	}
+	// Run in slices of virtual time, to check the budget and report progress; the slices do
+	// not change the order of events. A slice grows while it takes little wall time.
+	slice := time.Millisecond
+	for !s.Done() {
+		t0 := time.Now()
+		s.RunUntil(s.Now() + slice)
+		if time.Since(t0) < 20*time.Millisecond {
+			slice *= 2
+		}
+		sent := s.Sent()
+		if o.Progress != nil {
+			o.Progress(s.Now(), sent)
+		}
+		if o.MaxMessages > 0 && sent > o.MaxMessages && !s.Done() {
+			r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", Thousands(o.MaxMessages))
+			s.Close()
+		}
+	}
+	r.Wall = time.Since(start)
+	r.PeakHeap = sampler.stop()
+	r.PeakRSS = peakRSS()
+
+	sum := s.Summary()
+	r.Kinds, r.Sent, r.Delivered = sum.Kinds, sum.Sent, sum.Delivered
+	r.Leader, r.Steps = sum.Leader, sum.Steps
+	r.Elected = -1
+	if sum.Leader != 0 {
+		r.Elected = sum.FirstLeader
+	}
+	switch {
+	case r.Stopped != "":
+	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d events", cfg.MaxScheduled)):
+		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", Thousands(int64(cfg.MaxScheduled)))
+	case sum.Halted != "":
+		r.Stopped = sum.Halted
+	case sum.Leader == 0:
+		r.Stopped = "no leader was agreed"
+	}
+	return r, nil
+}
+
+// heapSampler reads the live heap and goroutine stacks every few milliseconds and keeps the
+// largest. Stack memory the runtime keeps from earlier runs is not counted: the first sample
+// sets the baseline for stacks.
+type heapSampler struct {
+	done       chan struct{}
+	wg         sync.WaitGroup
+	peak       uint64
+	stackStart uint64
+	started    bool
+}
+
+func startHeapSampler() *heapSampler {
+	h := &heapSampler{done: make(chan struct{})}
+	h.sample()
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-h.done:
+				return
+			case <-tick.C:
+				h.sample()
+			}
+		}
+	}()
+	return h
+}
+
+var heapMetrics = []string{"/memory/classes/heap/objects:bytes", "/memory/classes/heap/stacks:bytes"}
+
+func (h *heapSampler) sample() {
+	samples := make([]metrics.Sample, len(heapMetrics))
+	for i, name := range heapMetrics {
+		samples[i].Name = name
+	}
+	metrics.Read(samples)
+	objects, stacks := samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	if !h.started {
+		h.started, h.stackStart = true, stacks
+	}
+	h.peak = max(h.peak, objects+stacks-min(stacks, h.stackStart))
+}
+
+// stop ends the sampling and returns the peak: live heap objects and goroutine stacks.
+func (h *heapSampler) stop() uint64 {
+	close(h.done)
+	h.wg.Wait()
+	h.sample()
+	return h.peak
+}
+
+// resetPeakRSS asks Linux to forget the process's peak resident memory so far, so that
+// peakRSS reports this run's. Elsewhere it does nothing.
+func resetPeakRSS() {
+	if runtime.GOOS == "linux" {
+		_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	}
+}
+
+// peakRSS returns the process's peak resident memory in bytes (Linux: VmHWM), or 0.
+func peakRSS() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// Estimate returns about how many messages algorithm name's election among n nodes sends, and
+// the formula, or -1 when there is no estimate (Raft: it depends on how often the vote splits).
+func Estimate(name string, n int) (int64, string) {
+	m := int64(n)
+	switch name {
+	case "bully":
+		return m * (m - 1), "n(n−1)"
+	case "ring":
+		return int64(float64(n)*Harmonic(n)) + m, "n·H_n + n"
+	case "lowest-id":
+		// Every node broadcasts at boot and every heartbeat until its listening ends: four
+		// rounds with the default timing.
+		return 4 * m * (m - 1), "4n(n−1)"
+	}
+	return -1, ""
+}
+
+// Thousands writes n with thousands separators: 20,000,000.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,57 @@
+package bench
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"electsim/algo"
+)
+
+// The Chang–Roberts count agrees with a direct simulation of ids travelling the ring, and with
+// the known cases: increasing ids 2n−1, decreasing n(n+1)/2.
+func TestChangRoberts(t *testing.T) {
+	direct := func(ids []algo.ID) int64 {
+		var total int64
+		for i, x := range ids {
+			hops := 1
+			for ; hops < len(ids) && ids[(i+hops)%len(ids)] < x; hops++ {
+			}
+			total += int64(hops)
+		}
+		return total
+	}
+	seq := func(n int, up bool) []algo.ID {
+		ids := make([]algo.ID, n)
+		for i := range ids {
+			ids[i] = algo.ID(i + 1)
+			if !up {
+				ids[i] = algo.ID(n - i)
+			}
+		}
+		return ids
+	}
+	for _, n := range []int{1, 2, 3, 8, 100} {
+		if got, want := ChangRoberts(seq(n, true)), int64(2*n-1); got != want {
+			t.Errorf("increasing, n=%d: %d, want %d", n, got, want)
+		}
+		if got, want := ChangRoberts(seq(n, false)), int64(n*(n+1)/2); got != want {
+			t.Errorf("decreasing, n=%d: %d, want %d", n, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 200 {
+		ids := seq(1+rng.IntN(60), true)
+		rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		if got, want := ChangRoberts(ids), direct(ids); got != want {
+			t.Fatalf("%v: %d, want %d", ids, got, want)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", -1234567: "-1,234,567", 20000000: "20,000,000"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// Algorithms are the algorithms a bench can run, in the order they are listed.
+var Algorithms = []string{"bully", "ring", "lowest-id", "raft"}
+
+// Workload returns the run that measures one election of algorithm name among n nodes, from
+// boot to the first agreed leader, on engine e:
+//
+//   - bully: nodes 1..n, every message takes exactly 10ms, and the top node is down from time 0:
+//     every other node boots into an election (DESIGN §3.1's exact counts).
+//   - ring: the ids 1..n in a random ring order drawn from seed, every node initiating at boot,
+//     without ACKs — the paper's algorithm (ELECTION: the exact count of the instance, n·H_n on
+//     average).
+//   - lowest-id and raft: nodes 1..n with the default network, to the first agreed leader.
+//
+// Heartbeats and follower timeouts are stretched far beyond the election, so that the leader's
+// heartbeats to every node do not swamp the election being measured: among 100,000 nodes a
+// ring's ELECTED takes minutes of virtual time to go round, and a leader would otherwise send
+// 100,000 heartbeats every 50ms of it. The trace is off.
+func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error) {
+	info, err := algo.Lookup(name)
+	if err != nil {
+		return sim.Config{}, err
+	}
+	if n < 2 {
+		return sim.Config{}, fmt.Errorf("a bench needs at least 2 nodes, got %d", n)
+	}
+	cfg := sim.DefaultConfig(info, n)
+	cfg.Seed = seed
+	cfg.Engine = e
+	cfg.UntilLeader = true
+	cfg.RunFor = 24 * time.Hour
+	cfg.MaxScheduled = 1 << 30 // the budget is the caller's: see Estimate
+	cfg.StallSteps = 1 << 40
+	fixed := network.Delay{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond}
+	long := func(keys ...string) {
+		cfg.Params = algo.Params{}
+		for i, k := range keys {
+			v, err := info.ParseParam(k, []string{"1h", "2h", "off"}[i])
+			if err != nil {
+				panic(fmt.Sprintf("bench: %s: %v", name, err))
+			}
+			cfg.Params[k] = v
+		}
+	}
+	switch name {
+	case "bully":
+		cfg.Network.Delay = fixed
+		cfg.Actions = []sim.Action{{At: 0, Op: sim.Crash, Nodes: []algo.ID{algo.ID(n)}}}
+		long("heartbeat", "timeout")
+	case "ring":
+		rng := rand.New(rand.NewPCG(seed, 0x72696e67))
+		rng.Shuffle(len(cfg.IDs), func(i, j int) { cfg.IDs[i], cfg.IDs[j] = cfg.IDs[j], cfg.IDs[i] })
+		cfg.Network.Delay = fixed
+		long("heartbeat", "timeout", "ack")
+	case "lowest-id":
+		// Its heartbeats are the election: keep them.
+	case "raft":
+		v, _ := info.ParseParam("heartbeat", "1h")
+		cfg.Params = algo.Params{"heartbeat": v}
+	default:
+		return sim.Config{}, fmt.Errorf("no bench is defined for %s (benches: bully, ring, lowest-id, raft)", name)
+	}
+	return cfg, nil
+}
