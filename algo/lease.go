@@ -96,10 +96,12 @@ type leaseConfig struct {
 
 func leaseInfo() *Info {
 	return &Info{
-		Name:     "lease",
-		Summary:  "a lock service grants a lease with a fencing token; the resource rejects stale tokens",
-		Kinds:    []string{KindAcquire, KindGrant, KindDeny, KindRenew, KindWrite, KindAccept, KindReject},
-		Routine:  []string{KindRenew},
+		Name:    "lease",
+		Summary: "a lock service grants a lease with a fencing token; the resource rejects stale tokens",
+		Kinds:   []string{KindAcquire, KindGrant, KindDeny, KindRenew, KindWrite, KindAccept, KindReject},
+		// The holder's steady work — renewing, writing — is routine: timelines fold it, as
+		// they fold heartbeats, unless a step changes something or has something to say.
+		Routine:  []string{KindRenew, KindGrant, KindWrite, KindAccept},
 		Terms:    true, // the fencing token: one holder per token
 		TermWord: "token",
 		Params: []Param{
@@ -302,10 +304,7 @@ func (l *Lease) serveLock(env Env, m Message) {
 		}
 	case m.Kind == KindRenew && l.holder == m.From:
 		l.expires = now + l.cfg.ttl
-		env.Send(m.From, Message{Kind: KindGrant, Value: m.Value, Term: l.granted})
-		if env.Tracing() {
-			env.Note("RENEW from %d: lease with token %d renewed until %s", m.From, l.granted, FormatDuration(l.expires))
-		}
+		env.Send(m.From, Message{Kind: KindGrant, Value: m.Value, Term: l.granted}) // routine: no note
 	case m.Kind == KindAcquire || m.Kind == KindRenew:
 		env.Send(m.From, Message{Kind: KindDeny, Value: l.holder})
 		if env.Tracing() {
@@ -365,7 +364,7 @@ func (l *Lease) onAnswer(env Env, m Message) {
 		}
 	case KindAccept:
 		if l.st.Status != Leader && env.Tracing() {
-			env.Note("ACCEPT of my write with token %d, though I no longer lead: the resource took a write from a stale holder", m.Term)
+			env.Note("ACCEPT of a write with token %d I sent while I believed I led", m.Term)
 		}
 	}
 }
@@ -398,10 +397,7 @@ func (l *Lease) onGrant(env Env, seq ID, token uint64) {
 	env.CancelTimer(timerRetry)
 	env.SetTimer(timerExpire, l.holdsUntil-env.Now())
 	if renewal {
-		if env.Tracing() {
-			env.Note("GRANT: my lease with token %d renewed, until %s by my clock", token, FormatDuration(l.holdsUntil))
-		}
-		return
+		return // routine: the lease goes on, nothing to say
 	}
 	l.st = State{Status: Leader, Leader: l.id, Term: token}
 	env.SetTimer(timerRenew, l.cfg.renew)

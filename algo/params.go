@@ -211,8 +211,10 @@ func ParseRange(s string) (lo, hi time.Duration, err error) {
 	return lo, hi, nil
 }
 
-// FormatDuration writes d in the largest unit that keeps it a whole number: "2m", "2s",
-// "150ms", "250us", "0". ParseDuration reads it back exactly.
+// FormatDuration writes d in the largest unit that keeps it a whole number — "2m", "2s",
+// "150ms", "250us", "0" — except that a duration over a millisecond that is not a whole number
+// of them is written in milliseconds with decimals: "305.28ms", not "305280us". ParseDuration
+// reads it back exactly.
 func FormatDuration(d time.Duration) string {
 	switch {
 	case d == 0:
@@ -225,6 +227,9 @@ func FormatDuration(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	case d%time.Millisecond == 0:
 		return strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
+	case d > time.Millisecond || d < -time.Millisecond:
+		// 305.28ms, not 305280us: exact, and read at a glance beside whole milliseconds.
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + "ms"
 	case d%time.Microsecond == 0:
 		return strconv.FormatInt(int64(d/time.Microsecond), 10) + "us"
 	}

@@ -46,8 +46,9 @@ func TestParseDurationRejects(t *testing.T) {
 	}
 }
 
-// "FormatDuration writes d in the largest unit that keeps it a whole number […]. ParseDuration
-// reads it back exactly."
+// "FormatDuration writes d in the largest unit that keeps it a whole number […] except that a
+// duration over a millisecond that is not a whole number of them is written in milliseconds with
+// decimals […]. ParseDuration reads it back exactly."
 func TestFormatDurationRoundTrip(t *testing.T) {
 	cases := []struct {
 		d    time.Duration
@@ -60,8 +61,10 @@ func TestFormatDurationRoundTrip(t *testing.T) {
 		{150 * time.Millisecond, "150ms"},
 		{2 * time.Second, "2s"},
 		{2 * time.Minute, "2m"},
-		{time.Hour + time.Nanosecond, "3600000000001ns"},
-		{1001 * time.Microsecond, "1001us"},
+		{time.Hour + time.Nanosecond, "3600000.000001ms"},
+		{1001 * time.Microsecond, "1.001ms"},
+		{305280 * time.Microsecond, "305.28ms"},
+		{999 * time.Microsecond, "999us"},
 	}
 	for _, c := range cases {
 		s := FormatDuration(c.d)

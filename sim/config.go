@@ -63,6 +63,9 @@ type Config struct {
 	// at once (Bully among many thousands of nodes). Zero means the default.
 	StallSteps   int
 	MaxScheduled int
+	// MaxSent, if positive, ends a run that has sent more messages than this, saying so in
+	// Summary.Halted: a budget for runs whose cost is not known in advance.
+	MaxSent int64
 }
 
 // DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of DESIGN §2.

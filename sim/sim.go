@@ -33,6 +33,7 @@ type Sim struct {
 	instant int    // steps in a row at the virtual time now; see StallSteps
 	halted  string // why the run ended before its end time, if it did
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
+	sent    int64  // messages sent so far, of every kind
 
 	records    []Record    // the current step's
 	outbox     []outgoing  // what the node in the call in progress has sent
@@ -289,6 +290,10 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 			s.elected = true
 		}
 		if s.halted != "" || s.elected || s.q.len() == 0 || s.q.peek() > limit {
+			return event{}, 0, false
+		}
+		if s.cfg.MaxSent > 0 && s.sent > s.cfg.MaxSent {
+			s.halted = fmt.Sprintf("more than %d messages were sent", s.cfg.MaxSent)
 			return event{}, 0, false
 		}
 		if s.q.len() > s.cfg.MaxScheduled {
@@ -1057,6 +1062,7 @@ func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message, ord uint64) {
 	m.From, m.To = n.id, to
 	k := s.met.kind(m.Kind)
 	s.met.sent[k]++
+	s.sent++
 	if s.mon.watchers != nil {
 		s.mon.sent(m)
 	}

@@ -235,10 +235,9 @@ func (sum *Summary) Count(kind string) (sent, delivered, dropped int64) {
 
 // Sent returns how many messages have been sent so far, of every kind — cheaply, for progress
 // reports during long runs (Summary builds a view of every node).
-func (s *Sim) Sent() int64 {
-	var t int64
-	for _, x := range s.met.sent {
-		t += x
-	}
-	return t
-}
+func (s *Sim) Sent() int64 { return s.sent }
+
+// Violations returns the violations found so far, in the order they were found: those that
+// have ended, and the properties broken at an instant. A split brain still going on is not
+// among them until it ends; Leaders shows it.
+func (s *Sim) Violations() []Violation { return slices.Clone(s.mon.violations) }

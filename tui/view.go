@@ -156,6 +156,14 @@ func (m *Model) header() []string {
 		}
 		lines = append(lines, st.banner.Render(fit(fmt.Sprintf(" ⚠ SPLIT BRAIN — %s %s believe they lead", andList(leaders), who), m.width)))
 	}
+	// A property broken at an instant — a stale write, two leaders of one term — stays on
+	// screen from then on: it is what the class should see.
+	for _, v := range s.Violations() {
+		if v.Property != sim.AtMostOneLeader && v.Property != sim.Agreement {
+			lines = append(lines, st.banner.Render(fit(fmt.Sprintf(" ⚠ %s broken at %s — %s", v.Property,
+				algo.FormatDuration(v.From), v.Detail), m.width)))
+		}
+	}
 	if m.ss.atBreak() {
 		lines = append(lines, st.breakBar.Render(fit(" ⚑ BREAK — what happens next? n or enter goes on", m.width)))
 	}
@@ -519,11 +527,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 		}
 	}
 	if n.Term != 0 {
-		word := "term"
-		if info.TermWord != "" {
-			word = info.TermWord
-		}
-		state += fmt.Sprintf(" · %s %d", word, n.Term)
+		state += fmt.Sprintf(" · %s %d", export.TermWord(info), n.Term)
 	}
 	if g := letter[n.ID]; g != "" {
 		state += " · group " + g

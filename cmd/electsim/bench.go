@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -91,16 +92,15 @@ Examples:
 	if err != nil {
 		return usagef("--seed %s: expected a whole number, 0 or more", *seed)
 	}
-	maxMsgs, err := strconv.ParseInt(strings.ReplaceAll(*budget, ",", ""), 10, 64)
+	maxMsgs, err := parseCount(*budget)
 	if err != nil || maxMsgs <= 0 {
-		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000", *budget)
+		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", *budget)
 	}
-	machineProcs := runtime.GOMAXPROCS(0)
 	procsFor := func(e sim.Engine) int {
 		if e == sim.Goroutine {
 			return 1
 		}
-		return machineProcs
+		return runtime.GOMAXPROCS(0)
 	}
 	if fs.Changed("procs") {
 		n, err := strconv.Atoi(*procs)
@@ -109,7 +109,6 @@ Examples:
 		}
 		procsFor = func(sim.Engine) int { return n }
 	}
-	defer runtime.GOMAXPROCS(machineProcs)
 	sizes := map[string][]int{}
 	for _, name := range names {
 		list := *nodes
@@ -119,6 +118,30 @@ Examples:
 		if sizes[name], err = parseSizes(list); err != nil {
 			return err
 		}
+	}
+
+	if getenv(benchChildEnv) != "" {
+		// A child of a bench: one election, measured alone in this process.
+		if len(names) != 1 || len(sizes[names[0]]) != 1 || len(engines) != 1 {
+			return fmt.Errorf("a bench child measures one algorithm, size and engine")
+		}
+		name, n, e := names[0], sizes[names[0]][0], engines[0]
+		o := bench.Options{MaxMessages: maxMsgs}
+		if isTerminal(stderr) {
+			o.Progress = progressLine(stderr, name, n, e)
+		}
+		r, err := bench.Measure(name, n, s, e, o)
+		if isTerminal(stderr) {
+			fmt.Fprint(stderr, "\r\x1b[K")
+		}
+		if err != nil {
+			return usagef("--nodes %d: %v", n, err)
+		}
+		r.Procs = runtime.GOMAXPROCS(0)
+		return json.NewEncoder(stdout).Encode(r)
+	}
+	if fs.Changed("svg") && !slices.ContainsFunc(names, func(n string) bool { return n == "bully" || n == "ring" }) {
+		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", *svg)
 	}
 
 	var plot *outFile
@@ -136,7 +159,6 @@ Examples:
 	}
 
 	p := colorFor(stdout, noColor, getenv)
-	progress := isTerminal(stderr) && !asJSON
 	var results []bench.Result
 	if !asJSON {
 		fmt.Fprintln(stdout, p.Bold("electsim bench")+" · "+machine())
@@ -148,29 +170,9 @@ Examples:
 		var rows []bench.Result
 		for _, n := range sizes[name] {
 			for _, e := range engines {
-				var o bench.Options
-				o.MaxMessages = maxMsgs
-				if progress {
-					label := fmt.Sprintf("  %s · %s nodes · %s engine", name, bench.Thousands(int64(n)), e)
-					start := time.Now()
-					last := time.Time{}
-					o.Progress = func(virtual time.Duration, sent int64) {
-						if time.Since(last) < 100*time.Millisecond {
-							return
-						}
-						last = time.Now()
-						fmt.Fprintf(stderr, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, bench.Thousands(sent),
-							algo.FormatDuration(virtual), time.Since(start).Seconds())
-					}
-				}
-				runtime.GOMAXPROCS(procsFor(e))
-				r, err := bench.Measure(name, n, s, e, o)
-				r.Procs = procsFor(e)
-				if progress {
-					fmt.Fprint(stderr, "\r\x1b[K")
-				}
+				r, err := measureAlone(name, n, s, e, maxMsgs, procsFor(e), stderr)
 				if err != nil {
-					return usagef("--nodes %d: %v", n, err)
+					return err
 				}
 				rows = append(rows, r)
 				results = append(results, r)
@@ -195,6 +197,48 @@ Examples:
 	return nil
 }
 
+// benchChildEnv makes `electsim bench` a child that measures one election and prints it as
+// JSON: the parent runs every measurement in a process of its own, so that what one run leaves
+// in memory — the Go runtime keeps freed memory for a while — does not count in the next.
+const benchChildEnv = "ELECTSIM_BENCH_CHILD"
+
+// measureAlone measures one election in a child process with GOMAXPROCS procs. Progress, on a
+// terminal, is the child's to draw on stderr.
+func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer) (bench.Result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %v", err)
+	}
+	cmd := exec.Command(exe, "bench", "--algo", name, "--nodes", strconv.Itoa(n), "--engine", e.String(),
+		"--seed", strconv.FormatUint(seed, 10), "--max-messages", strconv.FormatInt(maxMsgs, 10))
+	cmd.Env = append(os.Environ(), benchChildEnv+"=1", "GOMAXPROCS="+strconv.Itoa(procs))
+	cmd.Stderr = stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, bench.Thousands(int64(n)), e, err)
+	}
+	var r bench.Result
+	if err := json.Unmarshal(out, &r); err != nil {
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, bench.Thousands(int64(n)), e, err)
+	}
+	return r, nil
+}
+
+// progressLine returns a progress report that redraws one line on w.
+func progressLine(w io.Writer, name string, n int, e sim.Engine) func(time.Duration, int64) {
+	label := fmt.Sprintf("  %s · %s nodes · %s engine", name, bench.Thousands(int64(n)), e)
+	start := time.Now()
+	var last time.Time
+	return func(virtual time.Duration, sent int64) {
+		if time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, bench.Thousands(sent),
+			algo.FormatDuration(virtual), time.Since(start).Seconds())
+	}
+}
+
 // benchAlgorithms parses --algo.
 func benchAlgorithms(list string) ([]string, error) {
 	var names []string
@@ -213,22 +257,34 @@ func benchAlgorithms(list string) ([]string, error) {
 	return names, nil
 }
 
-// parseSizes parses a --nodes list such as 1000,10000,100000 (or 10k,100k).
+// parseSizes parses a --nodes list such as 1000,10000,100000 (or 1k,10k,100k).
 func parseSizes(list string) ([]int, error) {
 	var sizes []int
 	for _, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		mult := 1
-		if rest, ok := strings.CutSuffix(f, "k"); ok {
-			f, mult = rest, 1000
+		n, err := parseCount(strings.TrimSpace(f))
+		if err != nil || n < 2 || n > 1_000_000 {
+			return nil, usagef("--nodes %s: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000 or 1k,10k,100k", list)
 		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n*mult < 2 || n*mult > 1_000_000 {
-			return nil, usagef("--nodes %s: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000", list)
-		}
-		sizes = append(sizes, n*mult)
+		sizes = append(sizes, int(n))
 	}
 	return sizes, nil
+}
+
+// parseCount reads a whole number, with an optional k (thousand) or m (million) and commas:
+// 20000000, 20,000,000, 20m.
+func parseCount(s string) (int64, error) {
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "k"), strings.HasSuffix(s, "K"):
+		s, mult = s[:len(s)-1], 1_000
+	case strings.HasSuffix(s, "m"), strings.HasSuffix(s, "M"):
+		s, mult = s[:len(s)-1], 1_000_000
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	if err != nil || n > (1<<62)/mult {
+		return 0, fmt.Errorf("not a count: %q", s)
+	}
+	return n * mult, nil
 }
 
 func benchTitle(name string) string {
@@ -417,7 +473,7 @@ func bytesText(b uint64) string {
 		return "—"
 	case b >= 10<<20:
 		return fmt.Sprintf("%dMB", b>>20)
-	case b >= 1<<20:
+	case b >= 1000<<10:
 		return fmt.Sprintf("%.1fMB", float64(b)/(1<<20))
 	}
 	return fmt.Sprintf("%dkB", b>>10)
@@ -498,7 +554,5 @@ func writeBenchJSON(w io.Writer, results []bench.Result) error {
 		}
 		out.Results = append(out.Results, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return json.NewEncoder(w).Encode(out)
 }

@@ -27,6 +27,7 @@ func TestBenchJSON(t *testing.T) {
 			Leader     *int     `json:"leader"`
 			LeaderAtMS *float64 `json:"leader_at_ms"`
 			WallMS     float64  `json:"wall_ms"`
+			PeakRSS    uint64   `json:"peak_rss_bytes"`
 			Stopped    string   `json:"stopped"`
 		} `json:"results"`
 	}
@@ -45,6 +46,10 @@ func TestBenchJSON(t *testing.T) {
 		}
 		if len(r.Theory) == 0 {
 			t.Errorf("%s: no theory", r.Algorithm)
+		}
+		// Each run is measured in a process of its own: a small one is small, whatever ran before.
+		if r.PeakRSS == 0 || r.PeakRSS > 100<<20 {
+			t.Errorf("%s %d %s: peak RSS %d", r.Algorithm, r.Nodes, r.Engine, r.PeakRSS)
 		}
 		for kind, th := range r.Theory {
 			if sent := r.Messages["sent"][kind]; sent != th.Exact {
@@ -75,12 +80,13 @@ func TestBenchBadInput(t *testing.T) {
 	}{
 		{[]string{"--algo", "lease"}, "electsim bench: --algo lease: bench has no election defined for lease (it has bully, ring, lowest-id, raft)\n"},
 		{[]string{"--algo", "rink"}, `electsim bench: --algo rink: unknown algorithm "rink" (expected bully, ring, lowest-id, raft)` + "\n"},
-		{[]string{"--nodes", "1"}, "electsim bench: --nodes 1: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000\n"},
-		{[]string{"--nodes", "10,x"}, "electsim bench: --nodes 10,x: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000\n"},
+		{[]string{"--nodes", "1"}, "electsim bench: --nodes 1: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000 or 1k,10k,100k\n"},
+		{[]string{"--nodes", "10,x"}, "electsim bench: --nodes 10,x: expected node counts from 2 to 1000000, comma-separated, e.g. 1000,10000,100000 or 1k,10k,100k\n"},
 		{[]string{"--engine", "fast"}, "electsim bench: --engine fast: expected goroutine, inline or both\n"},
 		{[]string{"--seed", "-1"}, "electsim bench: --seed -1: expected a whole number, 0 or more\n"},
-		{[]string{"--max-messages", "0"}, "electsim bench: --max-messages 0: expected a positive whole number, e.g. 20000000\n"},
+		{[]string{"--max-messages", "0"}, "electsim bench: --max-messages 0: expected a positive whole number, e.g. 20000000 or 20m\n"},
 		{[]string{"--procs", "0"}, "electsim bench: --procs 0: expected a number of processors, 1 or more\n"},
+		{[]string{"--algo", "raft", "--svg", "r.svg"}, "electsim bench: --svg r.svg: the plot shows Bully's and the ring's counts; add bully or ring to --algo\n"},
 		{[]string{"extra"}, `electsim bench: unexpected argument "extra" (see -h)` + "\n"},
 	} {
 		code, out, errOut := call(append([]string{"bench"}, c.args...)...)

@@ -56,7 +56,7 @@ recover, delays and losses back to normal), and gives the algorithm time to sett
 seed --seed + k. The first run that breaks the property is shrunk — fewer actions, earlier and
 shorter ones, fewer nodes — and printed before and after; --out writes it as a scenario.
 Exit 0 when the property held in every run, 1 when a run broke it. With --matrix: every
-algorithm under every fault class, exit 1 when a cell disagrees with the theory (DESIGN §4).`)
+algorithm under every fault class, exit 1 when a cell disagrees with the theory (docs/properties.md).`)
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
 		fmt.Fprintln(w, `
 Examples:
@@ -569,7 +569,7 @@ func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs 
 	fmt.Fprintln(w, p.Bold(strings.Join(parts, " · ")))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Does the property hold under the fault? ✓ it held in every run; ✗ N: a run broke it, and")
-	fmt.Fprintln(w, "shrinking left N actions; ! the theory of DESIGN §4 says otherwise.")
+	fmt.Fprintln(w, "shrinking left N actions; ! the theory (docs/properties.md) says otherwise.")
 	fmt.Fprintln(w)
 
 	labelWidth := 0
@@ -618,14 +618,18 @@ func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs 
 	}
 	fmt.Fprintln(w)
 	if len(disagree) == 0 {
-		fmt.Fprintln(w, "Every cell agrees with the theory of DESIGN §4. Cells it leaves open (-), measured all the same:")
+		fmt.Fprintln(w, "Every cell agrees with the theory (docs/properties.md). Cells it leaves open (-), measured all the same:")
 		for _, o := range open {
 			fmt.Fprintln(w, "  "+o)
 		}
 	} else {
-		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (DESIGN §4):", plural(len(disagree), "cell"))))
+		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (docs/properties.md):", plural(len(disagree), "cell"))))
 		for _, d := range disagree {
 			fmt.Fprintln(w, "  "+d)
+		}
+		if runs < 100 {
+			fmt.Fprintf(w, "  With %s a cell, a ✗ can go unseen: a fault class breaks a property in some runs, not all.\n", plural(runs, "run"))
+			fmt.Fprintf(w, "  Try the default, %d runs a cell.\n", matrixRuns)
 		}
 	}
 	fmt.Fprintln(w)

@@ -13,7 +13,9 @@ import (
 func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 	fs := newFlagSet("scenarios")
 	var showSource string
+	var noColor bool
 	fs.StringVar(&showSource, "show", "", "print the text of the bundled scenario NAME, to copy and change")
+	boolVar(fs, &noColor, "no-color", "", "no colour (the list has none; accepted like every command's)")
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: electsim scenarios [--show NAME]\n\nLists the bundled scenarios. Play one with electsim run NAME.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -49,8 +51,10 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 // algorithmsCommand lists the algorithms with their message kinds and parameters.
 func algorithmsCommand(args []string, stdout, _ io.Writer, getenv env) error {
 	fs := newFlagSet("algorithms")
+	var noColor bool
+	boolVar(fs, &noColor, "no-color", "", "no colour (the list has none; accepted like every command's)")
 	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: electsim algorithms\n\nLists the algorithms, the messages they send and the parameters --set and `set` take.")
+		fmt.Fprintf(w, "Usage: electsim algorithms\n\nLists the algorithms, the messages they send and the parameters --set and `set` take.\n\nFlags:\n%s", fs.FlagUsages())
 	}
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err

@@ -44,7 +44,7 @@ func commands() []command {
 		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
 		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
 		{"check", "[flags] --faults LIST", "check a property under random fault schedules; shrink what breaks it", checkCommand},
-		{"bench", "[flags] --nodes N,N,...", "elections at scale: messages against theory, time and memory", benchCommand},
+		{"bench", "[flags]", "elections at scale: messages against theory, time and memory", benchCommand},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
 		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
 	}

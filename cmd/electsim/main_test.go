@@ -24,6 +24,15 @@ func call(args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
+// TestMain lets the test binary stand in for electsim when bench runs a measurement in a
+// child process (it runs its own program: here, this binary).
+func TestMain(m *testing.M) {
+	if os.Getenv(benchChildEnv) != "" {
+		os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	}
+	os.Exit(m.Run())
+}
+
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

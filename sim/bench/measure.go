@@ -76,6 +76,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 				Thousands(est), formula, Thousands(o.MaxMessages))}, nil
 	}
 	if o.MaxMessages > 0 {
+		cfg.MaxSent = o.MaxMessages
 		// A broadcast can put the whole budget in flight at once, before any check.
 		cfg.MaxScheduled = int(min(o.MaxMessages, int64(sim.DefaultMaxScheduled)))
 	}
@@ -100,13 +101,8 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		if time.Since(t0) < 20*time.Millisecond {
 			slice *= 2
 		}
-		sent := s.Sent()
 		if o.Progress != nil {
-			o.Progress(s.Now(), sent)
-		}
-		if o.MaxMessages > 0 && sent > o.MaxMessages && !s.Done() {
-			r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", Thousands(o.MaxMessages))
-			s.Close()
+			o.Progress(s.Now(), s.Sent())
 		}
 	}
 	r.Wall = time.Since(start)
@@ -122,6 +118,8 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	}
 	switch {
 	case r.Stopped != "":
+	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d messages were sent", cfg.MaxSent)):
+		r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", Thousands(o.MaxMessages))
 	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d events", cfg.MaxScheduled)):
 		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", Thousands(int64(cfg.MaxScheduled)))
 	case sum.Halted != "":

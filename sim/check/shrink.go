@@ -103,6 +103,10 @@ func (c *Check) explain(v sim.Violation, from, to Size) string {
 	default:
 		what = fmt.Sprintf("At %s %s: %s is broken.", at, v.Detail, c.property)
 	}
+	if from.Actions == to.Actions && from.Nodes == to.Nodes {
+		return fmt.Sprintf("%s electsim check found this schedule of %s on %s; shrinking could only make its actions earlier or shorter.",
+			what, count(from.Actions, "action"), count(from.Nodes, "node"))
+	}
 	return fmt.Sprintf("%s electsim check found this schedule and shrank it from %s on %s to %s on %s.",
 		what, count(from.Actions, "action"), count(from.Nodes, "node"), count(to.Actions, "action"), count(to.Nodes, "node"))
 }

@@ -266,8 +266,9 @@ func msgLabel(m algo.Message) string {
 }
 
 // statusText writes a node's new status for a diagram: "★ leader", "● follower of 5",
-// "◆ candidate (term 3)", "now follows 4" when only the leader changed.
-func statusText(r *sim.Record) string {
+// "◆ candidate (term 3)", "now follows 4" when only the leader changed. The term is called by
+// the algorithm's word for it (TermWord).
+func statusText(r *sim.Record, info *algo.Info) string {
 	s := statusGlyph(r.New) + " " + r.New.String()
 	switch {
 	case r.Old == r.New && r.Leader != 0 && r.New != sim.Leader:
@@ -276,7 +277,7 @@ func statusText(r *sim.Record) string {
 		s += " of " + strconv.Itoa(int(r.Leader))
 	}
 	if r.Term != 0 {
-		s += " (term " + strconv.FormatUint(r.Term, 10) + ")"
+		s += " (" + TermWord(info) + " " + strconv.FormatUint(r.Term, 10) + ")"
 	}
 	return s
 }

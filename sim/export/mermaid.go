@@ -79,7 +79,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 			if st == sim.Follower || st == sim.Candidate {
 				r.Leader = leader
 			}
-			where = append(where, strconv.Itoa(int(id))+" "+strings.Replace(statusText(&r), " now follows ", " follower of ", 1))
+			where = append(where, strconv.Itoa(int(id))+" "+strings.Replace(statusText(&r, o.Algorithm), " now follows ", " follower of ", 1))
 		}
 		lines := []string{"at " + fmtMS(o.From) + "ms: " + where[0]}
 		for _, w := range where[1:] {
@@ -145,7 +145,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 				case sim.RecBoot:
 					parts[r.Node] = append(parts[r.Node], "boot")
 				default:
-					parts[r.Node] = append(parts[r.Node], statusText(r))
+					parts[r.Node] = append(parts[r.Node], statusText(r, o.Algorithm))
 				}
 			case sim.RecFault:
 				text := at + " · " + r.Action.String()

@@ -138,7 +138,7 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 			}
 		case sim.RecState:
 			if h, ok := host(r.Node); ok {
-				event(h, at, "→ "+statusText(r), r.Note, nil)
+				event(h, at, "→ "+statusText(r, o.Algorithm), r.Note, nil)
 			}
 		case sim.RecFault:
 			switch r.Action.Op {

@@ -686,7 +686,7 @@ func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
 		tip += fmt.Sprintf(" · leader %d", r.Leader)
 	}
 	if r.Term != 0 {
-		tip += fmt.Sprintf(" · term %d", r.Term)
+		tip += fmt.Sprintf(" · %s %d", TermWord(d.v.o.Algorithm), r.Term)
 	}
 	if r.Note != "" {
 		tip += " · " + r.Note
@@ -694,7 +694,7 @@ func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
 	fmt.Fprintf(b, `<g><title>%s</title><circle cx="%s" cy="%s" r="7.5" fill="#ffffff" stroke="%s" stroke-width="1.5"/>`+
 		`<text x="%s" y="%s" text-anchor="middle" font-size="11" font-weight="bold" fill="%s">%s</text></g>`+"\n",
 		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, statusGlyph(r.New))
-	text := strings.TrimPrefix(statusText(r), statusGlyph(r.New)+" ")
+	text := strings.TrimPrefix(statusText(r, d.v.o.Algorithm), statusGlyph(r.New)+" ")
 	colour := st.colour
 	if r.New == sim.Follower {
 		colour = "#6b7280" // the lifeline's grey is too light for text

@@ -156,13 +156,17 @@ func State(r sim.Record, info *algo.Info, st Styler) string {
 		s += fmt.Sprintf(" of %d", r.Leader)
 	}
 	if r.Term != 0 {
-		word := "term"
-		if info != nil && info.TermWord != "" {
-			word = info.TermWord
-		}
-		s += fmt.Sprintf(" (%s %d)", word, r.Term)
+		s += fmt.Sprintf(" (%s %d)", TermWord(info), r.Term)
 	}
 	return s
+}
+
+// TermWord is what info's algorithm calls a state's term: "term", or a lease's "token".
+func TermWord(info *algo.Info) string {
+	if info != nil && info.TermWord != "" {
+		return info.TermWord
+	}
+	return "term"
 }
 
 // Kind writes a message's kind with its value and term: "ELECTION(3) t2".
