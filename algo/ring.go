@@ -36,6 +36,7 @@ type Ring struct {
 	cfg         *ringConfig          // the ring order and timing, shared by every node
 	suspect     map[ID]time.Duration // successors that did not ACK, skipped until the time given
 	id          ID
+	next        ID // my neighbour round the ring: the successor while nobody is suspected
 	round       uint64
 	st          State
 	pos         int32 // my position in the ring
@@ -122,7 +123,8 @@ func NewRing(id ID, c *Cluster) *Ring {
 	if pos < 0 {
 		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
 	}
-	return &Ring{id: id, pos: int32(pos), cfg: newRingConfig(c)}
+	cfg := newRingConfig(c)
+	return &Ring{id: id, next: cfg.ring[(pos+1)%len(cfg.ring)], pos: int32(pos), cfg: cfg}
 }
 
 var _ Node = (*Ring)(nil)
@@ -343,6 +345,9 @@ func (r *Ring) pass(env Env, m Message) ID {
 // successor is the next node round the ring that is not suspected at time now. When every
 // other node is suspected, it is the node itself: its message comes straight back.
 func (r *Ring) successor(now time.Duration) ID {
+	if len(r.suspect) == 0 {
+		return r.next // nobody suspected: my neighbour
+	}
 	for k := 1; k < len(r.cfg.ring); k++ {
 		next := r.cfg.ring[(int(r.pos)+k)%len(r.cfg.ring)]
 		if until, ok := r.suspect[next]; !ok || until <= now {
