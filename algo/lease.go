@@ -244,7 +244,13 @@ func (l *Lease) Elect(env Env) {
 // acquire: a candidate asks the lock service for the lease, and tries again after retry if it
 // hears nothing.
 func (l *Lease) acquire(env Env, why string) {
-	l.st = State{Status: Candidate, Leader: l.st.Leader}
+	// A node that knows who holds the lease only asks whether it is free yet: it follows
+	// the holder meanwhile. One that knows of no holder is a candidate.
+	status := Candidate
+	if l.st.Leader != 0 {
+		status = Follower
+	}
+	l.st = State{Status: status, Leader: l.st.Leader}
 	env.Send(l.lock, Message{Kind: KindAcquire, Value: l.ask(env.Now())})
 	env.SetTimer(timerRetry, l.cfg.retry)
 	if env.Tracing() {
@@ -285,7 +291,7 @@ func (l *Lease) serveLock(env Env, m Message) {
 	}
 	switch {
 	case (m.Kind == KindAcquire || m.Kind == KindRenew) && now < l.grace:
-		env.Send(m.From, Message{Kind: KindDeny})
+		env.Send(m.From, Message{Kind: KindDeny}) // DENY naming nobody: I do not know who holds it
 		if env.Tracing() {
 			env.Note("%s from %d: I am recovering and grant nothing until %s; DENY", m.Kind, m.From, FormatDuration(l.grace))
 		}
@@ -348,7 +354,13 @@ func (l *Lease) onAnswer(env Env, m Message) {
 		l.onGrant(env, m.Value, m.Term)
 	case KindDeny:
 		if l.st.Status == Leader {
-			l.stepDown(env, m.Value, fmt.Sprintf("DENY from the lock service: my lease is gone (%s)", holderText(m.Value)))
+			// While my lease runs by my clock nobody else can hold one: the lock service
+			// grants no new lease before mine has run out there, which is later. So a DENY
+			// now refuses a renewal (or answers an old request): my lease still runs to its
+			// end, and then I stop — unless a renewal is granted before.
+			if env.Tracing() {
+				env.Note("DENY (%s): no renewal, but my lease still runs until %s by my clock", holderText(m.Value), FormatDuration(l.holdsUntil))
+			}
 			return
 		}
 		l.st = State{Status: Follower, Leader: m.Value}
@@ -371,7 +383,7 @@ func (l *Lease) onAnswer(env Env, m Message) {
 
 func holderText(h ID) string {
 	if h == 0 {
-		return "nobody holds the lease"
+		return "the lock service names no holder"
 	}
 	return fmt.Sprintf("%d holds the lease", h)
 }

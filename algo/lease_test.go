@@ -225,20 +225,35 @@ func TestLeaseCandidateLateGrants(t *testing.T) {
 	}
 }
 
-// A leader told by the lock service (DENY) or the resource (REJECT) that its lease is gone
-// stops leading at once.
-func TestLeaseLeaderStepsDown(t *testing.T) {
-	for _, m := range []Message{leaseMsg(KindDeny, 4, 2, 3, 0), leaseMsg(KindReject, 5, 2, 0, 1)} {
-		t.Run(m.Kind, func(t *testing.T) {
-			l, env := leaseNode(t, 2)
-			l.Start(env)
-			l.Receive(env, leaseMsg(KindGrant, 4, 2, 1, 1))
-			env.Clear()
-			l.Receive(env, m)
-			if l.State().Status != Follower || !env.Cancelled(timerWrite) {
-				t.Fatalf("state %+v, ops %v", l.State(), env.Ops())
-			}
-		})
+// A leader the resource REJECTs — a newer token has written — stops leading at once. A DENY does
+// not depose it: while its lease runs by its own clock nobody else can hold one, so a DENY
+// only refuses a renewal, or answers an old request; the lease runs to its end.
+func TestLeaseLeaderStepsDownOnReject(t *testing.T) {
+	l, env := leaseNode(t, 2)
+	l.Start(env)
+	l.Receive(env, leaseMsg(KindGrant, 4, 2, 1, 1))
+	env.Clear()
+	l.Receive(env, leaseMsg(KindReject, 5, 2, 0, 1))
+	if l.State().Status != Follower || !env.Cancelled(timerWrite) {
+		t.Fatalf("after REJECT: state %+v, ops %v", l.State(), env.Ops())
+	}
+
+	l, env = leaseNode(t, 2)
+	l.Start(env) // ACQUIRE 1 at 0ms
+	env.now = 20 * ms
+	l.Receive(env, leaseMsg(KindGrant, 4, 2, 1, 1)) // leads until 300ms
+	env.Clear()
+	for _, deny := range []Message{leaseMsg(KindDeny, 4, 2, 3, 0), leaseMsg(KindDeny, 4, 2, 0, 0)} {
+		env.now += 50 * ms
+		l.Receive(env, deny)
+		if l.State().Status != Leader || env.Cancelled(timerExpire) || env.Cancelled(timerWrite) {
+			t.Fatalf("after %v: state %+v, ops %v — a DENY deposed a leader whose lease runs", deny, l.State(), env.Ops())
+		}
+	}
+	env.now = 300 * ms
+	fireLease(l, env, timerExpire)
+	if l.State().Status != Follower {
+		t.Fatalf("at the end of its lease: state %+v", l.State())
 	}
 }
 

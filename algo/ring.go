@@ -29,19 +29,21 @@ import (
 //   - Within a round a node passes each candidate's ELECTION and each ELECTED on once: a lost
 //     ACK can make a message go round twice (the successor may have got it after all).
 //
+// With `set ack off` the first goes — no ACKs, no skipping — and the node is the paper's: what
+// `electsim bench` measures, and what a dead successor stops.
+//
 // The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
 // each method quotes the rule it implements.
 type Ring struct {
-	// What handling an ELECTION touches comes first, to share as few cache lines as can be.
 	cfg         *ringConfig          // the ring order and timing, shared by every node
 	suspect     map[ID]time.Duration // successors that did not ACK, skipped until the time given
 	id          ID
-	next        ID // my neighbour round the ring: the successor while nobody is suspected
-	round       uint64
+	next        ID     // my neighbour round the ring: my successor while I suspect nobody
+	round       uint64 // the newest election round I know of
 	st          State
-	pos         int32 // my position in the ring
-	participant bool  // I have taken part in this round
-	lapDone     bool  // my own ELECTED has come back round this round
+	pos         int  // my position in the ring
+	participant bool // I have taken part in this round
+	lapDone     bool // my own ELECTED has come back round this round
 
 	passed    idSet // candidates whose ELECTION I passed on (or sent) this round, with ACKs on
 	announced idSet // leaders whose ELECTED I passed on (or sent) this round
@@ -124,7 +126,7 @@ func NewRing(id ID, c *Cluster) *Ring {
 		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
 	}
 	cfg := newRingConfig(c)
-	return &Ring{id: id, next: cfg.ring[(pos+1)%len(cfg.ring)], pos: int32(pos), cfg: cfg}
+	return &Ring{id: id, next: cfg.ring[(pos+1)%len(cfg.ring)], pos: pos, cfg: cfg}
 }
 
 var _ Node = (*Ring)(nil)
@@ -167,9 +169,7 @@ func (r *Ring) enter(round uint64) {
 // Receive handles ELECTION, ELECTED, ACK and HEARTBEAT. Every ELECTION and ELECTED is
 // acknowledged first. Hearing from a node clears any suspicion of it.
 func (r *Ring) Receive(env Env, m Message) {
-	if r.suspect != nil {
-		delete(r.suspect, m.From)
-	}
+	delete(r.suspect, m.From)
 	switch m.Kind {
 	case KindElection:
 		r.acknowledge(env, m)
@@ -349,7 +349,7 @@ func (r *Ring) successor(now time.Duration) ID {
 		return r.next // nobody suspected: my neighbour
 	}
 	for k := 1; k < len(r.cfg.ring); k++ {
-		next := r.cfg.ring[(int(r.pos)+k)%len(r.cfg.ring)]
+		next := r.cfg.ring[(r.pos+k)%len(r.cfg.ring)]
 		if until, ok := r.suspect[next]; !ok || until <= now {
 			return next
 		}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"electsim/algo"
+	"electsim/network"
 	"electsim/sim"
 )
 
@@ -168,5 +169,37 @@ func TestLeaseLockServiceRecoveryWaitsATTL(t *testing.T) {
 	}
 	if len(grants) < 2 || grants[0] != "10ms→1 token 1" || grants[1] < "340ms" || !strings.HasSuffix(grants[1], "token 2") {
 		t.Fatalf("grants %v: want token 1 at 10ms, then nothing before 340ms, then token 2", grants)
+	}
+}
+
+// A DENY that answers an old request, overtaken by the GRANT of a newer one (links are not FIFO
+// here), does not depose the holder: while its lease runs by its own clock nobody else can
+// hold one. 1 asks at 100ms and 200ms (its answers are slowed), again at 320ms — granted, token
+// 2, leading from 340ms — and the DENY of its 200ms request arrives at 410ms.
+func TestLeaseStaleDenyDoesNotDepose(t *testing.T) {
+	cfg := fixed(t, "lease", 4, 10*ms, sim.Inline)
+	cfg.Network.FIFO = false
+	link := &network.Link{From: 3, To: 1}
+	cfg.Actions = []sim.Action{
+		at(0, sim.Crash, 1), at(100*ms, sim.Recover, 1),
+		{At: 105 * ms, Op: sim.SetDelay, Link: link, Delay: network.Delay{Min: 300 * ms, Max: 300 * ms}},
+		{At: 111 * ms, Op: sim.SetDelay, Link: link, Delay: network.Delay{Min: 10 * ms, Max: 10 * ms}},
+		at(111*ms, sim.Crash, 2),
+	}
+	cfg.RunFor = 700 * ms
+	recs, sum := runTrace(t, cfg)
+	var leadFrom, stopped time.Duration = -1, -1
+	for _, r := range recs {
+		if r.Type == sim.RecState && r.Node == 1 {
+			switch {
+			case r.New == sim.Leader && leadFrom < 0:
+				leadFrom = r.At
+			case r.Old == sim.Leader:
+				stopped = r.At
+			}
+		}
+	}
+	if leadFrom != 340*ms || stopped >= 0 || sum.Leader != 1 {
+		t.Fatalf("1 led from %v, stopped at %v, leader at the end %d: want 340ms, never, 1", leadFrom, stopped, sum.Leader)
 	}
 }

@@ -121,3 +121,63 @@ func TestQueueBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A node's sends and timers reach the queue when its call returns, each with the ordinal it took
+// during the call: in batches, not in ordinal order. The queue still pops in (time, ordinal)
+// order, and each visits exactly what is queued.
+func TestQueueShuffledBatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q queue
+		type ref struct {
+			at  time.Duration
+			ord uint64
+		}
+		model := map[int32]ref{}
+		now := time.Duration(0)
+		for range rapid.IntRange(1, 60).Draw(t, "calls") {
+			// One call: take ordinals in order, then push them in a shuffled order.
+			var batch []ref
+			for range rapid.IntRange(0, 12).Draw(t, "sends") {
+				at := now + time.Duration(rapid.SampledFrom([]int{0, 10, 10, 10, 50, 150}).Draw(t, "delay"))
+				batch = append(batch, ref{at, q.next(classRuntime)})
+			}
+			for _, i := range rapid.Permutation(seq(len(batch))).Draw(t, "order") {
+				idx := q.store(event{})
+				q.insert(qkey{at: batch[i].at, ord: batch[i].ord, idx: idx})
+				model[idx] = batch[i]
+			}
+			seen := map[int32]bool{}
+			q.each(func(k qkey) { seen[k.idx] = true })
+			if len(seen) != len(model) || q.len() != len(model) {
+				t.Fatalf("each saw %d keys, len %d, model %d", len(seen), q.len(), len(model))
+			}
+			// Pop a few, in order.
+			for range rapid.IntRange(0, 10).Draw(t, "pops") {
+				if q.len() == 0 {
+					break
+				}
+				at, idx, ord := q.pop()
+				want, ok := model[idx]
+				if !ok || want.at != at || want.ord != ord {
+					t.Fatalf("popped (%v, %x) for slot %d, model %v", at, ord, idx, want)
+				}
+				for _, r := range model {
+					if r.at < at || r.at == at && r.ord < ord {
+						t.Fatalf("popped (%v, %x) before (%v, %x)", at, ord, r.at, r.ord)
+					}
+				}
+				delete(model, idx)
+				q.release(idx)
+				now = at
+			}
+		}
+	})
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

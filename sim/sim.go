@@ -813,6 +813,9 @@ func (s *Sim) panicMessage(p any) string {
 }
 
 func (n *nodeRec) dispatch(j *job) {
+	// What a call that panicked left in the boxes is not this call's.
+	s := n.env.s
+	s.outbox, s.timerbox, s.notes = s.outbox[:0], s.timerbox[:0], s.notes[:0]
 	if j.kind == callBoot {
 		// The node is made here, on its own goroutine in the goroutine engine, like all its
 		// work: not on the stack of whichever goroutine runs the loop.
@@ -932,6 +935,10 @@ func (e *nodeEnv) Now() time.Duration { return e.s.now }
 // the network and the queue on the node's goroutine, on top of the algorithm's frames.
 func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	s := e.s
+	if s.indexOf(to) < 0 {
+		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
+			s.cfg.Algorithm.Name, e.n.id, m.Kind, to))
+	}
 	if len(s.outbox) == cap(s.outbox) {
 		s.growOutbox()
 	}
@@ -969,6 +976,9 @@ func (s *Sim) flush(n *nodeRec) {
 	s.outbox = s.outbox[:0]
 }
 
+// SetTimer arms the node's timer name to fire after the given time, replacing it if armed. The
+// slot is updated at once — a CancelTimer or another SetTimer in the same call sees it — and the
+// event, when one is needed, is queued when the call returns (flush), with the ordinal taken now.
 func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	n, q := e.n, &e.s.q
 	i := e.s.timerIndex(name)
@@ -1053,6 +1063,8 @@ func (s *Sim) timerIndex(name string) int32 {
 	return int32(len(s.timerNames) - 1)
 }
 
+// send hands n's message m to the network, and queues its delivery with ordinal ord — the one
+// the node's Send took — unless the network drops it at once. flush calls it after n's call.
 func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message, ord uint64) {
 	ti := s.indexOf(to)
 	if ti < 0 {

@@ -17,20 +17,23 @@ import (
 	"electsim/sim/bench"
 )
 
-// benchDefaults are the sizes bench runs when --nodes is not given: as large as each
-// algorithm's election goes in seconds. Bully and Lowest-ID cost n² messages; Raft's election
+// benchDefaults returns the sizes bench runs of algorithm name when --nodes is not given: as
+// large as its election goes in seconds. Bully and Lowest-ID cost n² messages; Raft's election
 // among thousands of nodes splits the vote again and again.
-var benchDefaults = map[string]string{
-	"bully":     "100,1000,2000",
-	"ring":      "1000,10000,100000",
-	"lowest-id": "100,1000",
-	"raft":      "100,1000",
+func benchDefaults(name string) string {
+	switch name {
+	case "bully":
+		return "100,1000,2000"
+	case "ring":
+		return "1000,10000,100000"
+	}
+	return "100,1000"
 }
 
 // benchCommand runs one election per algorithm, size and engine and reports its cost.
 func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlagSet("bench")
-	algos := fs.String("algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms, ", "))
+	algos := fs.String("algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms(), ", "))
 	nodes := fs.String("nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
 	engine := fs.String("engine", "both", "goroutine, inline or both")
 	seed := fs.String("seed", "1", "seed of the ring's random ids and every other random choice")
@@ -113,7 +116,7 @@ Examples:
 	for _, name := range names {
 		list := *nodes
 		if !fs.Changed("nodes") {
-			list = benchDefaults[name]
+			list = benchDefaults(name)
 		}
 		if sizes[name], err = parseSizes(list); err != nil {
 			return err
@@ -244,11 +247,11 @@ func benchAlgorithms(list string) ([]string, error) {
 	var names []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
-		if !slices.Contains(bench.Algorithms, name) {
+		if !slices.Contains(bench.Algorithms(), name) {
 			if _, err := algo.Lookup(name); err == nil {
-				return nil, usagef("--algo %s: bench has no election defined for %s (it has %s)", name, name, strings.Join(bench.Algorithms, ", "))
+				return nil, usagef("--algo %s: bench has no election defined for %s (it has %s)", name, name, strings.Join(bench.Algorithms(), ", "))
 			}
-			return nil, usagef("--algo %s: unknown algorithm %q (expected %s)", list, name, strings.Join(bench.Algorithms, ", "))
+			return nil, usagef("--algo %s: unknown algorithm %q (expected %s)", list, name, strings.Join(bench.Algorithms(), ", "))
 		}
 		if !slices.Contains(names, name) {
 			names = append(names, name)

@@ -59,14 +59,15 @@ func TestRingNearMean(t *testing.T) {
 }
 
 // The message budget: a run whose estimate is over it is not run at all — Lowest-ID among 3,000
-// nodes would broadcast 36 million heartbeats — and a run with no estimate is stopped when it
-// goes over: Raft among 3,000 nodes splits the vote among hundreds of candidates.
+// nodes would broadcast 27 million heartbeats — and a run with no estimate is stopped when it
+// goes over: Raft among 3,000 nodes splits the vote among hundreds of candidates. Raft among
+// 100,000 nodes is not run at all: its nodes would need 90 GB.
 func TestBudget(t *testing.T) {
 	r, err := Measure("lowest-id", 3000, 1, sim.Inline, Options{MaxMessages: 1_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Steps != 0 || !strings.HasPrefix(r.Stopped, "not run: it would send about 35,988,000 messages") {
+	if r.Steps != 0 || !strings.HasPrefix(r.Stopped, "not run: it would send about 26,991,000 messages") {
 		t.Errorf("lowest-id: %d steps, stopped %q", r.Steps, r.Stopped)
 	}
 	r, err = Measure("raft", 3000, 1, sim.Inline, Options{MaxMessages: 100_000})
@@ -75,6 +76,10 @@ func TestBudget(t *testing.T) {
 	}
 	if r.Leader != 0 || !strings.HasPrefix(r.Stopped, "more than 100,000 messages") {
 		t.Errorf("raft: leader %d, stopped %q", r.Leader, r.Stopped)
+	}
+	r, err = Measure("raft", 100_000, 1, sim.Inline, Options{})
+	if err != nil || r.Steps != 0 || !strings.HasPrefix(r.Stopped, "not run: it would need about 85,830 MB") {
+		t.Errorf("raft among 100,000: %v, %d steps, stopped %q", err, r.Steps, r.Stopped)
 	}
 }
 

@@ -68,6 +68,13 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
+	if mem, why := memoryNeed(name, n); mem > memoryLimit {
+		k := len(cfg.Algorithm.Kinds)
+		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
+			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
+			Stopped: fmt.Sprintf("not run: it would need about %s MB (%s), more than the %s MB allowed",
+				Thousands(int64(mem>>20)), why, Thousands(memoryLimit>>20))}, nil
+	}
 	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
@@ -82,8 +89,10 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	}
 	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs)}
 
-	debug.FreeOSMemory() // what an earlier run left is not this one's
-	resetPeakRSS()
+	// What an earlier run in this process left is not this one's — as far as the runtime lets
+	// go of it: electsim bench measures each run in a process of its own.
+	debug.FreeOSMemory()
+	rssReset := resetPeakRSS()
 	sampler := startHeapSampler()
 
 	start := time.Now()
@@ -107,7 +116,9 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	}
 	r.Wall = time.Since(start)
 	r.PeakHeap = sampler.stop()
-	r.PeakRSS = peakRSS()
+	if rssReset {
+		r.PeakRSS = peakRSS() // else the process's lifetime peak: not this run's, so unknown
+	}
 
 	sum := s.Summary()
 	r.Kinds, r.Sent, r.Delivered = sum.Kinds, sum.Sent, sum.Delivered
@@ -161,13 +172,8 @@ func startHeapSampler() *heapSampler {
 	return h
 }
 
-var heapMetrics = []string{"/memory/classes/heap/objects:bytes", "/memory/classes/heap/stacks:bytes"}
-
 func (h *heapSampler) sample() {
-	samples := make([]metrics.Sample, len(heapMetrics))
-	for i, name := range heapMetrics {
-		samples[i].Name = name
-	}
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
 	metrics.Read(samples)
 	objects, stacks := samples[0].Value.Uint64(), samples[1].Value.Uint64()
 	if !h.started {
@@ -185,11 +191,9 @@ func (h *heapSampler) stop() uint64 {
 }
 
 // resetPeakRSS asks Linux to forget the process's peak resident memory so far, so that
-// peakRSS reports this run's. Elsewhere it does nothing.
-func resetPeakRSS() {
-	if runtime.GOOS == "linux" {
-		_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
-	}
+// peakRSS reports this run's. It reports whether it could: elsewhere it cannot.
+func resetPeakRSS() bool {
+	return runtime.GOOS == "linux" && os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 }
 
 // peakRSS returns the process's peak resident memory in bytes (Linux: VmHWM), or 0.
@@ -219,9 +223,9 @@ func Estimate(name string, n int) (int64, string) {
 	case "ring":
 		return int64(float64(n)*Harmonic(n)) + m, "n·H_n + n"
 	case "lowest-id":
-		// Every node broadcasts at boot and every heartbeat until its listening ends: four
-		// rounds with the default timing.
-		return 4 * m * (m - 1), "4n(n−1)"
+		// Every node broadcasts at boot and at every heartbeat before its listening ends:
+		// three rounds with the default timing.
+		return 3 * m * (m - 1), "3n(n−1)"
 	}
 	return -1, ""
 }
@@ -233,4 +237,17 @@ func Thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// memoryLimit is the most memory a bench run may be expected to need.
+const memoryLimit = 4 << 30
+
+// memoryNeed returns about how many bytes algorithm name's nodes keep among n nodes when that
+// grows faster than n, and why; 0 otherwise. A Raft node keeps a vote and a last-heard time for
+// every node: 9n² bytes in all.
+func memoryNeed(name string, n int) (int64, string) {
+	if name == "raft" {
+		return 9 * int64(n) * int64(n), "each Raft node keeps 9 bytes per node: 9n²"
+	}
+	return 0, ""
 }

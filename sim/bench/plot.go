@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"electsim/algo"
 )
 
 // PlotCounts writes a self-contained SVG: messages against nodes on log–log axes, the counts
@@ -19,9 +21,17 @@ func PlotCounts(w io.Writer, results []Result) error {
 		width, height = 790, 500
 		left, right   = 80, 215
 		top, bottom   = 50, 60
-		xMin, xMax    = 1.0, 5.0  // log10 of nodes: 10 .. 100,000
-		yMin, yMax    = 1.0, 10.0 // log10 of messages: 10 .. 10¹⁰
 	)
+	// The axes span 10 to 100,000 nodes, wider when a run was smaller or larger, and the
+	// messages up to Bully's n(n−1) at the right edge.
+	xMin, xMax := 1.0, 5.0
+	for _, r := range results {
+		if r.Nodes > 0 {
+			xMin = min(xMin, math.Floor(math.Log10(float64(r.Nodes))))
+			xMax = max(xMax, math.Ceil(math.Log10(float64(r.Nodes))))
+		}
+	}
+	yMin, yMax := xMin, math.Ceil(2*xMax)
 	plotW, plotH := float64(width-left-right), float64(height-top-bottom)
 	x := func(n float64) float64 { return left + (math.Log10(n)-xMin)/(xMax-xMin)*plotW }
 	y := func(m float64) float64 { return top + plotH - (math.Log10(m)-yMin)/(yMax-yMin)*plotH }
@@ -77,12 +87,10 @@ func PlotCounts(w io.Writer, results []Result) error {
 		var color string
 		switch r.Algorithm {
 		case "bully":
-			for _, s := range r.Sent[:3] { // ELECTION, OK, COORDINATOR
-				m += float64(s)
-			}
+			m = float64(sentOf(r, algo.KindElection) + sentOf(r, algo.KindOK) + sentOf(r, algo.KindCoordinator))
 			color = bullyColor
 		case "ring":
-			m = float64(r.Sent[0]) // ELECTION
+			m = float64(sentOf(r, algo.KindElection))
 			color = ringColor
 		default:
 			continue
@@ -114,6 +122,16 @@ func PlotCounts(w io.Writer, results []Result) error {
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sentOf returns how many messages of kind r sent.
+func sentOf(r Result, kind string) int64 {
+	for i, k := range r.Kinds {
+		if k == kind {
+			return r.Sent[i]
+		}
+	}
+	return 0
 }
 
 // label writes 10^e as 10, 100, 1k, 10k, 100k, 1M, … 10¹⁰.

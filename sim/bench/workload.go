@@ -10,8 +10,8 @@ import (
 	"electsim/sim"
 )
 
-// Algorithms are the algorithms a bench can run, in the order they are listed.
-var Algorithms = []string{"bully", "ring", "lowest-id", "raft"}
+// Algorithms returns the algorithms a bench can run, in the order they are listed.
+func Algorithms() []string { return []string{"bully", "ring", "lowest-id", "raft"} }
 
 // Workload returns the run that measures one election of algorithm name among n nodes, from
 // boot to the first agreed leader, on engine e:
@@ -43,31 +43,30 @@ func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error)
 	cfg.MaxScheduled = 1 << 30 // the budget is the caller's: see Estimate
 	cfg.StallSteps = 1 << 40
 	fixed := network.Delay{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond}
-	long := func(keys ...string) {
+	set := func(kv ...string) {
 		cfg.Params = algo.Params{}
-		for i, k := range keys {
-			v, err := info.ParseParam(k, []string{"1h", "2h", "off"}[i])
+		for i := 0; i+1 < len(kv); i += 2 {
+			v, err := info.ParseParam(kv[i], kv[i+1])
 			if err != nil {
 				panic(fmt.Sprintf("bench: %s: %v", name, err))
 			}
-			cfg.Params[k] = v
+			cfg.Params[kv[i]] = v
 		}
 	}
 	switch name {
 	case "bully":
 		cfg.Network.Delay = fixed
 		cfg.Actions = []sim.Action{{At: 0, Op: sim.Crash, Nodes: []algo.ID{algo.ID(n)}}}
-		long("heartbeat", "timeout")
+		set("heartbeat", "1h", "timeout", "2h")
 	case "ring":
 		rng := rand.New(rand.NewPCG(seed, 0x72696e67))
 		rng.Shuffle(len(cfg.IDs), func(i, j int) { cfg.IDs[i], cfg.IDs[j] = cfg.IDs[j], cfg.IDs[i] })
 		cfg.Network.Delay = fixed
-		long("heartbeat", "timeout", "ack")
+		set("heartbeat", "1h", "timeout", "2h", "ack", "off")
 	case "lowest-id":
 		// Its heartbeats are the election: keep them.
 	case "raft":
-		v, _ := info.ParseParam("heartbeat", "1h")
-		cfg.Params = algo.Params{"heartbeat": v}
+		set("heartbeat", "1h")
 	default:
 		return sim.Config{}, fmt.Errorf("no bench is defined for %s (benches: bully, ring, lowest-id, raft)", name)
 	}
