@@ -222,7 +222,11 @@ func (q *queue) peek() time.Duration {
 // pop removes the next event and returns its time, slab index and ordinal. The caller releases
 // the slab slot with release when done with it.
 func (q *queue) pop() (time.Duration, int32, uint64) {
-	k, src := q.top()
+	return q.popFrom(q.top())
+}
+
+// popFrom is pop, given what top returned.
+func (q *queue) popFrom(k *qkey, src int) (time.Duration, int32, uint64) {
 	top := *k
 	q.n--
 	if src < numLanes {
@@ -272,6 +276,40 @@ func (q *queue) each(f func(k qkey)) {
 			}
 		}
 	}
+}
+
+// ahead appends to buf the nodes of up to n events that follow the next skip ones in the lane
+// the next event comes from, and returns buf. They are likely to be the run's next steps, not
+// certainly — another lane's events or the heap's may come between — so a caller may only use
+// them to fetch memory early, never to decide anything.
+func (q *queue) ahead(buf []int32, skip, n int) []int32 {
+	if q.n == 0 {
+		return buf
+	}
+	_, src := q.top()
+	if src == numLanes {
+		return buf
+	}
+	l := &q.lanes[src]
+	b, pos := l.first, l.head+skip
+	for b != nil && n > 0 {
+		end := len(b.keys)
+		if b == l.last {
+			end = l.tail
+		}
+		if pos >= end {
+			if b == l.last {
+				break
+			}
+			pos -= end
+			b = b.next
+			continue
+		}
+		buf = append(buf, q.event(b.keys[pos].idx).node)
+		pos++
+		n--
+	}
+	return buf
 }
 
 // event returns the payload in slab slot idx.

@@ -35,6 +35,10 @@ type Sim struct {
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
 
+	pf    int     // steps until the next prefetch pass
+	ahead []int32 // the nodes of the steps ahead, for prefetch
+	sink  uintptr // what prefetch read: kept, so that the reads are not dropped
+
 	records    []Record    // the current step's
 	outbox     []outgoing  // what the node in the call in progress has sent
 	timerbox   []timerPush // the timers it has set that need an event queued
@@ -289,7 +293,11 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 		if s.cfg.UntilLeader && s.mon.agreed != 0 {
 			s.elected = true
 		}
-		if s.halted != "" || s.elected || s.q.len() == 0 || s.q.peek() > limit {
+		if s.halted != "" || s.elected || s.q.len() == 0 {
+			return event{}, 0, false
+		}
+		top, src := s.q.top()
+		if top.at > limit {
 			return event{}, 0, false
 		}
 		if s.cfg.MaxSent > 0 && s.sent > s.cfg.MaxSent {
@@ -300,7 +308,10 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 			s.halted = fmt.Sprintf("more than %d events were scheduled at once, more than a run may hold in memory; try fewer nodes", s.cfg.MaxScheduled)
 			return event{}, 0, false
 		}
-		at, idx, ord := s.q.pop()
+		if s.pf--; s.pf <= 0 && len(s.nodes) >= prefetchNodes {
+			s.prefetch()
+		}
+		at, idx, ord := s.q.popFrom(top, src)
 		e := *s.q.event(idx)
 		n := &s.nodes[e.node]
 		switch e.kind {
@@ -1071,14 +1082,14 @@ func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message, ord uint64) {
 		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
 			s.cfg.Algorithm.Name, n.id, m.Kind, to))
 	}
-	m.From, m.To = n.id, to
+	m.From, m.To = s.idOf(n.idx), to // not n.id: a cache line of the record the step need not touch
 	k := s.met.kind(m.Kind)
 	s.met.sent[k]++
 	s.sent++
 	if s.mon.watchers != nil {
 		s.mon.sent(m)
 	}
-	at, reason := s.net.Send(s.now, n.id, to)
+	at, reason := s.net.Send(s.now, m.From, to)
 	if reason != network.Delivered {
 		s.met.dropped[k]++
 		if s.tracing {
