@@ -25,6 +25,7 @@ func actionWords() string {
 type Members struct {
 	ids  []algo.ID // ring order
 	have map[algo.ID]bool
+	by   string // where they were set, when not in the file: "--nodes 3"
 }
 
 // NewMembers returns the membership of the given ids (in ring order).
@@ -194,6 +195,10 @@ func (p *parser) node(t *token) algo.ID {
 	}
 	id := algo.ID(n)
 	if p.members != nil && !p.members.have[id] {
+		if p.members.by != "" {
+			p.fail(t, "unknown node %d (nodes are %s, set by %s)", id, p.members, p.members.by)
+			return 0
+		}
 		p.fail(t, "unknown node %d (nodes are %s)", id, p.members)
 		return 0
 	}

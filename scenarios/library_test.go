@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -77,10 +79,12 @@ func TestLibraryRoundTrip(t *testing.T) {
 	}
 }
 
-// withoutLines returns a copy of sc without the source lines of its actions and expectations:
-// where things were in a file is not part of the scenario, and Format does not keep comments.
+// withoutLines returns a copy of sc without the source lines of its actions and expectations,
+// nor the file it was read from: where things were in a file is not part of the scenario, and
+// Format does not keep comments.
 func withoutLines(sc *Scenario) *Scenario {
 	c := *sc
+	c.file, c.src = "", nil
 	c.Actions = append([]Step(nil), sc.Actions...)
 	c.Expects = append([]Expectation(nil), sc.Expects...)
 	for i := range c.Actions {
@@ -90,4 +94,18 @@ func withoutLines(sc *Scenario) *Scenario {
 		c.Expects[i].Line = 0
 	}
 	return &c
+}
+
+// A file that cannot be written says which and why — not the name of the temporary file it was
+// being written through — and leaves nothing behind.
+func TestWriteFileError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "missing", "x.scn")
+	err := WriteFile(path, "nodes 3\n")
+	if err == nil || err.Error() != "cannot write "+path+": no such file or directory" {
+		t.Fatalf("got %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %v behind", entries)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"electsim/algo"
 	"electsim/network"
@@ -34,9 +35,37 @@ const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, set, run, 
 // Parse reads a scenario. file names it in errors, and gives the scenario its name (the base
 // name without .scn). Every mistake is reported, as an ErrorList, each with its line and
 // column and what was expected; a scenario with mistakes is not returned.
-func Parse(file string, src []byte) (*Scenario, error) {
+func Parse(file string, src []byte) (*Scenario, error) { return parse(file, src, nil) }
+
+// Override is what a run's flags put in place of a scenario's own directives.
+type Override struct {
+	Algorithm  string        // "" keeps the file's; the file's set lines then mean nothing
+	IDs        []algo.ID     // nil keeps the file's
+	RunFor     time.Duration // 0 keeps the file's
+	NodesFlag  string        // the flags as given, to say where a value came from: "--nodes 3"
+	RunForFlag string        // "--run 500ms"
+}
+
+// Reparse reads the file s was parsed from again, with o in place of the directives it names,
+// and returns the scenario that makes — or every line that o makes wrong, each at its position
+// as Parse reports a mistake, with the flag that made it wrong. A scenario not parsed from a
+// file (New, or built by a program) has no lines to check: Reparse returns it unchanged.
+func (s *Scenario) Reparse(o Override) (*Scenario, error) {
+	if s.src == nil {
+		return s, nil
+	}
+	sc, err := parse(s.file, s.src, &o)
+	if err != nil {
+		return nil, err
+	}
+	sc.Name = s.Name
+	return sc, nil
+}
+
+func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	sc := New(strings.TrimSuffix(filepath.Base(file), ".scn"))
-	p := &fileParser{file: file, sc: sc, seen: map[string]int{}}
+	sc.file, sc.src = file, src
+	p := &fileParser{file: file, sc: sc, seen: map[string]int{}, override: o}
 	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
 
 	// First the directives that say what the run is, wherever they are: the actions and
@@ -65,11 +94,14 @@ func Parse(file string, src []byte) (*Scenario, error) {
 		p.header(lp)
 		p.collect(lp)
 	}
+	if o != nil {
+		p.apply(o)
+	}
 	info, err := algo.Lookup(sc.Algorithm)
 	if err != nil {
 		info = nil // reported where the algo line is
 	}
-	if line, ok := p.seen["nodes"]; ok && info != nil && info.Validate != nil {
+	if line, ok := p.seen["nodes"]; ok && o == nil && info != nil && info.Validate != nil {
 		if cl, err := algo.NewCluster(sc.IDs, sc.Delay.Max, nil); err == nil {
 			if err := info.Validate(cl); err != nil {
 				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error()})
@@ -77,10 +109,16 @@ func Parse(file string, src []byte) (*Scenario, error) {
 		}
 	}
 	members := NewMembers(sc.IDs)
+	if p.flagged {
+		members.by = o.NodesFlag
+	}
 	for _, lp := range later {
 		lp.members = members
 		switch lp.next().text {
 		case "set":
+			if o != nil && o.Algorithm != "" {
+				continue // another algorithm's parameters: the run leaves them out
+			}
 			p.set(lp, info)
 		case "at":
 			p.at(lp)
@@ -106,11 +144,30 @@ func Parse(file string, src []byte) (*Scenario, error) {
 
 // fileParser holds what is known of the scenario while its lines are read.
 type fileParser struct {
-	file    string
-	sc      *Scenario
-	seen    map[string]int // directive → the line it was first given on
-	runLine int
-	errs    ErrorList
+	file     string
+	sc       *Scenario
+	seen     map[string]int // directive → the line it was first given on
+	runLine  int
+	errs     ErrorList
+	override *Override // the flags of a run, in place of some directives (Reparse)
+	flagged  bool      // the nodes are the flags' (say so when a line names another)
+}
+
+// apply puts o's values in place of the file's directives.
+func (p *fileParser) apply(o *Override) {
+	sc := p.sc
+	if o.Algorithm != "" {
+		sc.Algorithm = o.Algorithm
+		sc.Params = nil
+	}
+	if o.IDs != nil {
+		sc.IDs = o.IDs
+		sc.Contig = slices.Equal(o.IDs, contiguous(len(o.IDs)))
+		p.flagged = true
+	}
+	if o.RunFor > 0 {
+		sc.RunFor, p.runLine = o.RunFor, -1
+	}
 }
 
 // collect keeps the error the line parser stopped at, if any.
@@ -308,8 +365,11 @@ func (p *fileParser) at(lp *parser) {
 }
 
 func (p *fileParser) runAt() string {
-	if p.runLine == 0 {
+	switch p.runLine {
+	case 0:
 		return ", the default"
+	case -1:
+		return ", set by " + p.override.RunForFlag
 	}
 	return fmt.Sprintf(", set at line %d", p.runLine)
 }

@@ -6,15 +6,18 @@ import (
 	"path/filepath"
 )
 
-// Save writes s to path in canonical form (Format), whole or not at all: to a temporary file
-// beside it, renamed into place only once everything is written.
-func Save(path string, s *Scenario) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+// Save writes s to path in canonical form (Format), whole or not at all; see WriteFile.
+func Save(path string, s *Scenario) error { return WriteFile(path, Format(s)) }
+
+// WriteFile writes text to path whole or not at all: to a temporary file beside it, renamed
+// into place only once everything is written. Its error names path and why, never the
+// temporary file.
+func WriteFile(path, text string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, unwrap(err))
 	}
-	_, err = f.WriteString(Format(s))
+	_, err = f.WriteString(text)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

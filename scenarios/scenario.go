@@ -28,6 +28,9 @@ type Scenario struct {
 
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
+
+	file string // the file Parse read it from, and its text: for Reparse
+	src  []byte
 }
 
 // Setting is a `set KEY VALUE` line.

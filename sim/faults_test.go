@@ -257,12 +257,13 @@ func TestTimeZeroActionsPrecedeBoot(t *testing.T) {
 	}
 }
 
-// A fault that cannot apply (crash a crashed node, elect a crashed one, resume a running one)
-// changes nothing and says why.
+// A fault that cannot apply (crash a crashed node, elect a crashed one, resume a running one,
+// heal what is not cut) changes nothing and says why.
 func TestNoOpFaultsSayWhy(t *testing.T) {
 	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
 	cfg.Actions = []sim.Action{at(10*ms, sim.Crash, 3), at(20*ms, sim.Crash, 3), at(30*ms, sim.Elect, 3),
-		at(40*ms, sim.Resume, 1), at(50*ms, sim.Recover, 1)}
+		at(40*ms, sim.Resume, 1), at(50*ms, sim.Recover, 1), {At: 60 * ms, Op: sim.Heal},
+		{At: 70 * ms, Op: sim.Heal, Link: &network.Link{From: 1, To: 2}}}
 	cfg.RunFor = 100 * ms
 	recs, _ := runTrace(t, cfg)
 	want := map[time.Duration]string{
@@ -270,6 +271,8 @@ func TestNoOpFaultsSayWhy(t *testing.T) {
 		30 * ms: "node 3 is crashed and cannot elect",
 		40 * ms: "node 1 is not paused",
 		50 * ms: "node 1 is not crashed",
+		60 * ms: "no partition and no cut link: nothing to heal",
+		70 * ms: "the link 1->2 is not cut: nothing to heal",
 	}
 	for _, r := range recs {
 		if r.Type == sim.RecFault {

@@ -691,6 +691,13 @@ func (s *Sim) act(a *Action) {
 	case Cut:
 		s.net.Cut(*a.Link)
 	case Heal:
+		cuts := s.net.Cuts()
+		switch {
+		case a.Link != nil && !s.net.Partitioned() && !slices.Contains(cuts, *a.Link):
+			note("the link %s is not cut: nothing to heal", a.Link)
+		case a.Link == nil && !s.net.Partitioned() && len(cuts) == 0:
+			note("no partition and no cut link: nothing to heal")
+		}
 		if a.Link != nil {
 			s.net.Restore(*a.Link)
 		} else {

@@ -448,6 +448,11 @@ func (m *Model) doAct(a sim.Action) {
 		m.say(fmt.Sprintf("%s will happen at %s: a break comes first — n or enter goes on", a, at), false)
 		return
 	}
+	if a.Op == sim.Break {
+		m.playing = false
+		m.say(fmt.Sprintf("break at %s — n or enter goes on", at), false)
+		return
+	}
 	m.say(fmt.Sprintf("%s at %s", a, at), false)
 }
 
@@ -573,7 +578,7 @@ func (m *Model) save(path string) error {
 	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
 		from = m.opts.Scenario.Name
 	}
-	if err := writeFile(path, m.ss.sessionFile(from, sc)); err != nil {
+	if err := scenarios.WriteFile(path, m.ss.sessionFile(from, sc)); err != nil {
 		m.say(err.Error(), true)
 		return err
 	}

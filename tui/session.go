@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -197,7 +195,7 @@ func (ss *session) act(a sim.Action) (atBreak bool, err error) {
 			return false, nil
 		}
 		r := ls.recs[0]
-		if r.Action != nil && r.At == a.At && r.Type == sim.RecFault && r.Action.String() == a.String() {
+		if r.Action != nil && r.At == a.At && userRecord(r.Type) && r.Action.String() == a.String() {
 			if why := ss.idleNodeAction(ls, a); why != "" {
 				ss.user = ss.user[:len(ss.user)-1]
 				if err := ss.replayTo(before); err != nil {
@@ -211,6 +209,12 @@ func (ss *session) act(a sim.Action) (atBreak bool, err error) {
 			return true, nil
 		}
 	}
+}
+
+// userRecord reports whether a record of type t can be the step of a user's action: a fault, or
+// the user's own say or break.
+func userRecord(t sim.RecordType) bool {
+	return t == sim.RecFault || t == sim.RecSay || t == sim.RecBreak
 }
 
 // idleNetworkAction says why a network action would change nothing, or returns "".
@@ -355,30 +359,6 @@ func (ss *session) sessionFile(from string, sc *scenarios.Scenario) string {
 	b.WriteString("\n")
 	b.WriteString(scenarios.Format(sc))
 	return b.String()
-}
-
-// writeFile writes text to path whole or not at all: to a temporary file beside it, renamed
-// into place once everything is written.
-func writeFile(path, text string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
 }
 
 // flight is a message in flight, described: "ELECTION 1→4 in 3.4ms".

@@ -1089,3 +1089,24 @@ func TestPanicQuitsCleanly(t *testing.T) {
 		t.Errorf("view %q", v)
 	}
 }
+
+// A say or a break of the user's own happens at its time, as a fault does: it is the step the
+// action waits for, not a break it must stop at first.
+func TestUserSayAndBreak(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	for len(m.ss.steps) < 5 {
+		press(m, "right") // past the break at 0ms
+	}
+	press(m, ":")
+	typeText(m, "say hi")
+	last := m.ss.steps[len(m.ss.steps)-1].recs[0]
+	if last.Type != sim.RecSay || last.At != ms || m.message != `say "hi" at 1ms` {
+		t.Fatalf("say: at %v a %v record, message %q", last.At, last.Type, m.message)
+	}
+	press(m, ":")
+	typeText(m, "break")
+	last = m.ss.steps[len(m.ss.steps)-1].recs[0]
+	if !m.ss.atBreak() || last.Type != sim.RecBreak || last.At != 2*ms || m.message != "break at 2ms — n or enter goes on" {
+		t.Fatalf("break: at %v a %v record, at a break %v, message %q", last.At, last.Type, m.ss.atBreak(), m.message)
+	}
+}

@@ -239,7 +239,10 @@ func (m *Model) inputText() (label, hint string) {
 	case inputSave:
 		what := "the scenario as it was played (you took no action)"
 		if len(m.ss.user) > 0 {
-			what = fmt.Sprintf("the scenario with %s at their times", plural(len(m.ss.user), "action of yours", "actions of yours"))
+			what = "the scenario with your action at its time"
+			if n := len(m.ss.user); n > 1 {
+				what = fmt.Sprintf("the scenario with your %d actions at their times", n)
+			}
 		}
 		return "save session as: ", fmt.Sprintf("A .scn file: %s, which electsim run replays. enter saves, esc cancels.", what)
 	}

@@ -59,7 +59,7 @@ the wall time, delivered messages per second and the memory it took:
 
 Heartbeats and follower timeouts are stretched past the election, which is what is measured.
 Counts depend only on the algorithm, the node count and the seed; times and memory are this
-machine's.
+machine's. Exit status 1 when a count differs from its theory.
 
 Flags:
 %s
@@ -193,10 +193,28 @@ Examples:
 			return fmt.Errorf("--svg %s: %v", *svg, err)
 		}
 	}
+	var misses []string
+	for _, r := range results {
+		for _, m := range r.Misses() {
+			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, bench.Thousands(int64(r.Nodes)), r.Engine, m))
+		}
+	}
 	if asJSON {
-		return writeBenchJSON(stdout, results)
+		if err := writeBenchJSON(stdout, results); err != nil {
+			return err
+		}
+		if len(misses) > 0 {
+			fmt.Fprintf(stderr, "electsim bench: a count differs from the theory: %s\n", strings.Join(misses, "; "))
+			return failedError{}
+		}
+		return nil
 	}
 	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
+	if len(misses) > 0 {
+		fmt.Fprintf(stdout, "\n%s a count differs from the theory — a bug in the algorithm, the engine or the oracle: %s\n",
+			p.Red("✗"), strings.Join(misses, "; "))
+		return failedError{}
+	}
 	return nil
 }
 

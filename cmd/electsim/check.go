@@ -98,13 +98,6 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 		return matrixCommand(fs, &rf, &cf, runs, stdout, stderr, getenv)
 	}
 
-	if !fs.Changed("faults") {
-		return usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
-	}
-	faults, err := check.ParseFaults(cf.faults)
-	if err != nil {
-		return usagef("--faults %s: %v", cf.faults, err)
-	}
 	cfg, err := rf.apply(fs, unbounded())
 	if err != nil {
 		return err
@@ -115,6 +108,13 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 			return usagef("--property %s: %v", cf.property, err)
 		}
 		property = cf.property
+	}
+	if !fs.Changed("faults") {
+		return usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
+	}
+	faults, err := check.ParseFaults(cf.faults)
+	if err != nil {
+		return usagef("--faults %s: %v", cf.faults, err)
 	}
 	if !fs.Changed("run") {
 		cfg.RunFor = 0 // the check's own default: the fault window and the settle time

@@ -169,6 +169,11 @@ func parseWhen(flag, s string, runFor time.Duration) (time.Duration, error) {
 func parseKinds(s string, a *algo.Info) ([]string, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 	choices := strings.Join(a.Kinds, ", ")
+	for _, item := range strings.Split(s, ",") {
+		if strings.TrimSpace(item) == "" && len(fields) > 0 {
+			return nil, usagef("--kinds %s: an empty item between commas; expected message kinds of %s (%s), or all", s, a.Name, choices)
+		}
+	}
 	if len(fields) == 0 {
 		return nil, usagef("--kinds %s: expected message kinds of %s (%s), or all", s, a.Name, choices)
 	}

@@ -123,9 +123,16 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	var failed failedError
 	var usage *usageError
 	var reported reportedError
+	var mistakes mistakesError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &mistakes):
+		for _, e := range mistakes.list {
+			fmt.Fprintln(stderr, e)
+		}
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(len(mistakes.list), "mistake"), mistakes.what)
+		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed
 	case errors.As(err, &reported):
@@ -138,6 +145,15 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		return exitBadUsage
 	}
 }
+
+// mistakesError is the lines of a scenario that the flags of a run make wrong: each is printed
+// at its position, then how many there are in what.
+type mistakesError struct {
+	list scenarios.ErrorList
+	what string // "bully-partition with --nodes 3"
+}
+
+func (e mistakesError) Error() string { return fmt.Sprintf("%d mistakes in %s", len(e.list), e.what) }
 
 // failedError means the run worked and reported a failure (an expectation or a violation); the
 // report is already printed.

@@ -84,8 +84,20 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--no-color=yes"}, `electsim run: invalid argument "yes" for "--no-color" flag: expected true or false, or just --no-color (see -h)`},
 		{[]string{"run", "--trace", ""}, "electsim run: --trace needs a file name (or - for stdout)"},
 		{[]string{"run", "--trace", "-", "--json"}, "electsim run: --trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl"},
-		{[]string{"run", "bully-leader-crash", "--nodes", "3"}, "electsim run: bully-leader-crash.scn:14: at 1s crash 5 names node 5, which the nodes you chose (1..3) leave out"},
-		{[]string{"run", "bully-leader-crash", "--run", "500ms"}, "electsim run: bully-leader-crash.scn:12: at 1s say \"Node 5, the leader, crashes. Nobody is told: the others only notice that its heartbeats stop. Who notices first, and who takes over?\" comes after the end of the run you chose (500ms)"},
+		{[]string{"run", "--set", "timeout=1ms", "--set", "timeout=2ms"}, "electsim run: --set timeout=2ms: timeout is set twice (--set timeout=1ms first); give each parameter once"},
+		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "ELECTION,,OK"}, "electsim run: --kinds ELECTION,,OK: an empty item between commas; expected message kinds of bully (ELECTION, OK, COORDINATOR, HEARTBEAT), or all"},
+		{[]string{"check", "--property", "foo"}, `electsim check: --property foo: unknown property "foo" (choose one of at-most-one-leader, agreement, eventual-leader)`},
+		// Flags that make lines of a scenario wrong: every such line, at its place.
+		{[]string{"run", "bully-leader-crash", "--nodes", "3"}, "bully-leader-crash.scn:14:17: unknown node 5 (nodes are 1..3, set by --nodes 3)\n" +
+			"bully-leader-crash.scn:20:15: unknown node 5 (nodes are 1..3, set by --nodes 3)\n" +
+			"bully-leader-crash.scn:21:15: unknown node 4 (nodes are 1..3, set by --nodes 3)\n" +
+			"electsim run: 3 mistakes in bully-leader-crash with --nodes 3; nothing ran"},
+		{[]string{"run", "bully-boot", "--run", "300ms"}, "bully-boot.scn:29:4: at 400ms is after the end of the run (300ms, set by --run 300ms); lengthen the run or move the action\n" +
+			"electsim run: 1 mistake in bully-boot with --run 300ms; nothing ran"},
+		{[]string{"run", "ring-worst-case", "--algo", "raft"}, "ring-worst-case.scn:25:17: raft sends no ELECTION (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
+			"ring-worst-case.scn:26:17: raft sends no ELECTED (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
+			"ring-worst-case.scn:27:17: raft sends no ACK (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
+			"electsim run: 3 mistakes in ring-worst-case with --algo raft; nothing ran"},
 		{[]string{"run", "a.scn", "b.scn"}, `electsim run: one scenario at a time, got ["a.scn" "b.scn"]`},
 		{[]string{"scenarios", "--show", "nope"}, `electsim scenarios: --show nope: no bundled scenario called "nope" (electsim scenarios lists them)`},
 		{[]string{"run", "--run", "0"}, "electsim run: --run 0: expected a positive duration such as 2s or 500ms"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -140,11 +141,16 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, usagef("--fifo %s: expected on or off", f.fifo)
 		}
 	}
+	given := map[string]string{}
 	for _, kv := range f.sets {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			return cfg, usagef("--set %s: expected key=value, e.g. --set timeout=200ms", kv)
 		}
+		if first, twice := given[key]; twice {
+			return cfg, usagef("--set %s: %s is set twice (--set %s first); give each parameter once", kv, key, first)
+		}
+		given[key] = kv
 		v, err := cfg.Algorithm.ParseParam(key, value)
 		if err != nil {
 			return cfg, usagef("--set %s: %v", kv, err)
@@ -167,6 +173,35 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, usagef("--engine %s: %v", f.engine, err)
 		}
 		cfg.Engine = e
+	}
+	// What the flags change, every line of the file must still fit: each one that does not is
+	// reported at its place, as a mistake in the file would be.
+	if fs.Changed("algo") || fs.Changed("nodes") || fs.Changed("ids") || fs.Changed("run") {
+		var o scenarios.Override
+		var flags []string
+		if fs.Changed("algo") {
+			o.Algorithm = cfg.Algorithm.Name
+			flags = append(flags, "--algo "+f.algo)
+		}
+		if fs.Changed("nodes") {
+			o.IDs, o.NodesFlag = cfg.IDs, "--nodes "+f.nodes
+			flags = append(flags, o.NodesFlag)
+		}
+		if fs.Changed("ids") {
+			o.IDs, o.NodesFlag = cfg.IDs, "--ids "+f.ids
+			flags = append(flags, o.NodesFlag)
+		}
+		if fs.Changed("run") {
+			o.RunFor, o.RunForFlag = cfg.RunFor, "--run "+f.runFor
+			flags = append(flags, o.RunForFlag)
+		}
+		if _, err := sc.Reparse(o); err != nil {
+			var list scenarios.ErrorList
+			if errors.As(err, &list) {
+				return cfg, mistakesError{list: list, what: fmt.Sprintf("%s with %s", sc.Name, strings.Join(flags, " "))}
+			}
+			return cfg, usagef("%v", err)
+		}
 	}
 	cfg.Actions = append([]sim.Action(nil), base.Actions...)
 	members := scenarios.NewMembers(cfg.IDs)

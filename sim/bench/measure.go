@@ -38,6 +38,26 @@ type Result struct {
 	PeakRSS  uint64        // the process's peak resident memory during the run, 0 if unknown
 }
 
+// Misses lists the counts that differ from their exact theory, as "ELECTION 999 ≠ 1,000", in
+// the order of the algorithm's kinds; none for a run that was stopped or not run.
+func (r *Result) Misses() []string {
+	if r.Stopped != "" || r.Steps == 0 {
+		return nil
+	}
+	var miss []string
+	for _, th := range r.Theory {
+		if th.Exact < 0 {
+			continue
+		}
+		for i, k := range r.Kinds {
+			if k == th.Kind && r.Sent[i] != th.Exact {
+				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, Thousands(r.Sent[i]), Thousands(th.Exact)))
+			}
+		}
+	}
+	return miss
+}
+
 // DeliveredPerSecond is the delivered messages per second of wall time.
 func (r *Result) DeliveredPerSecond() float64 {
 	var d int64

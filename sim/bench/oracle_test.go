@@ -55,3 +55,21 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// Misses names every count that differs from its exact theory, and none for a run that did not
+// finish.
+func TestMisses(t *testing.T) {
+	r := Result{Kinds: []string{"ELECTION", "ELECTED"}, Sent: []int64{1310545, 360001}, Steps: 1,
+		Theory: []Theory{{Kind: "ELECTION", Exact: 1310545}, {Kind: "ELECTED", Exact: 361000}}}
+	if got := r.Misses(); len(got) != 1 || got[0] != "ELECTED 360,001 ≠ 361,000" {
+		t.Errorf("misses %q", got)
+	}
+	r.Sent[1] = 361000
+	if got := r.Misses(); len(got) != 0 {
+		t.Errorf("misses %q with every count right", got)
+	}
+	r.Sent[1], r.Stopped = 5, "more than 5 messages"
+	if got := r.Misses(); len(got) != 0 {
+		t.Errorf("misses %q for a stopped run", got)
+	}
+}

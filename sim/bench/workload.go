@@ -62,7 +62,10 @@ func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error)
 		rng := rand.New(rand.NewPCG(seed, 0x72696e67))
 		rng.Shuffle(len(cfg.IDs), func(i, j int) { cfg.IDs[i], cfg.IDs[j] = cfg.IDs[j], cfg.IDs[i] })
 		cfg.Network.Delay = fixed
-		set("heartbeat", "1h", "timeout", "2h", "ack", "off")
+		// The election takes up to 2n hops (the highest id round the ring, then ELECTED): the
+		// leader's first heartbeat must come after it, or it ends the election early.
+		hb := max(time.Hour, 2*time.Duration(2*n+2)*fixed.Max).Round(time.Second)
+		set("heartbeat", fmt.Sprintf("%ds", hb/time.Second), "timeout", fmt.Sprintf("%ds", 2*hb/time.Second), "ack", "off")
 	case "lowest-id":
 		// Its heartbeats are the election: keep them.
 	case "raft":
