@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -67,6 +68,35 @@ func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error
 	}
 }
 
+// version says which electsim this is: the module's version (or the commit it was built from)
+// and the Go that built it.
+func version() string {
+	v, rev, dirty := "(devel)", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev
+		if dirty {
+			v += " (modified)"
+		}
+	}
+	return fmt.Sprintf("electsim %s · %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 // guard runs f and turns a panic — a bug in electsim, never the user's fault — into one line
 // on stderr and exit 2. The stack is for developers: ELECTSIM_DEBUG=1 prints it.
 func guard(stderr io.Writer, getenv env, f func() int) (code int) {
@@ -97,6 +127,9 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	switch {
 	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
 		topUsage(stdout)
+		return exitOK
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "version"):
+		fmt.Fprintln(stdout, version())
 		return exitOK
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
 		// Bare electsim, with or without run flags: the default demo — in the TUI on a
@@ -186,7 +219,8 @@ Usage:
 		fmt.Fprintf(w, "  electsim %-23s %s\n", usage, c.summary)
 	}
 	fmt.Fprintln(w, `
-Every command takes -h for its flags (or: electsim help run). Exit codes: 0 success; 1 a
-scenario's expectation failed, or the checker found a violation; 2 bad usage or a bad scenario.
-A run that shows a violation still exits 0: the violation is the lesson, not an error.`)
+Every command takes -h for its flags (or: electsim help run); electsim --version says which
+electsim this is. Exit codes: 0 success; 1 a scenario's expectation failed, the checker found a
+violation, or a bench count differs from its theory; 2 bad usage or a bad scenario. A run that
+shows a violation still exits 0: the violation is the lesson, not an error.`)
 }

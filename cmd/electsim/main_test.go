@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -474,5 +475,16 @@ func TestExpectationFailsExitOne(t *testing.T) {
 	// --nodes overrides the file, and the file's crash 3 still fits.
 	if code, out, _ := call("run", path, "--json", "--nodes", "4"); code != 1 || !strings.Contains(out, `"ids":[1,2,3,4]`) {
 		t.Errorf("with --nodes 4: exit %d\n%s", code, out)
+	}
+}
+
+// --version names electsim and the Go that built it.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		var out, errOut strings.Builder
+		if code := electsim([]string{arg}, &out, &errOut, func(string) string { return "" }); code != 0 || !strings.HasPrefix(out.String(), "electsim ") ||
+			!strings.Contains(out.String(), runtime.Version()) || errOut.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
+		}
 	}
 }

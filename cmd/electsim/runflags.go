@@ -68,7 +68,7 @@ func (b *boolFlag) String() string {
 	return strconv.FormatBool(*b.p)
 }
 
-func (b *boolFlag) Type() string     { return "" }
+func (b *boolFlag) Type() string     { return "bool" }
 func (b *boolFlag) IsBoolFlag() bool { return true }
 
 // apply returns the run sc describes with the given flags applied, or a usage error naming the
