@@ -88,11 +88,11 @@ func version() string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev != "" {
+	if rev != "" && !strings.Contains(v, rev) { // a pseudo-version names the commit already
 		v += " " + rev
-		if dirty {
-			v += " (modified)"
-		}
+	}
+	if dirty {
+		v += " (modified)"
 	}
 	return fmt.Sprintf("electsim %s · %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
