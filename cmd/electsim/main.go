@@ -91,7 +91,7 @@ func version() string {
 	if rev != "" && !strings.Contains(v, rev) { // a pseudo-version names the commit already
 		v += " " + rev
 	}
-	if dirty {
+	if dirty && !strings.HasSuffix(v, "+dirty") {
 		v += " (modified)"
 	}
 	return fmt.Sprintf("electsim %s · %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
