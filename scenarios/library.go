@@ -61,10 +61,15 @@ func Load(arg string) (*Scenario, error) {
 	return nil, fmt.Errorf("no scenario file %s, and no bundled scenario called %q (electsim scenarios lists them)", arg, arg)
 }
 
+// unwrap returns the reason of a file operation's error, without the paths it names.
 func unwrap(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"electsim/sim"
@@ -106,6 +107,18 @@ func TestWriteFileError(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %v behind", entries)
+	}
+	// A directory in the way: the rename fails, and the temporary file goes.
+	path = filepath.Join(dir, "taken.scn")
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = WriteFile(path, "nodes 3\n")
+	if err == nil || strings.Contains(err.Error(), ".tmp") || !strings.HasPrefix(err.Error(), "cannot write "+path+": ") {
+		t.Fatalf("got %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left %v behind", entries)
 	}
 }

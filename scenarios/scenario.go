@@ -29,7 +29,7 @@ type Scenario struct {
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
 
-	file string // the file Parse read it from, and its text: for Reparse
+	file string // the file Parse read it from, and its text: for Recheck
 	src  []byte
 }
 

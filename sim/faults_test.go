@@ -263,7 +263,9 @@ func TestNoOpFaultsSayWhy(t *testing.T) {
 	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
 	cfg.Actions = []sim.Action{at(10*ms, sim.Crash, 3), at(20*ms, sim.Crash, 3), at(30*ms, sim.Elect, 3),
 		at(40*ms, sim.Resume, 1), at(50*ms, sim.Recover, 1), {At: 60 * ms, Op: sim.Heal},
-		{At: 70 * ms, Op: sim.Heal, Link: &network.Link{From: 1, To: 2}}}
+		{At: 70 * ms, Op: sim.Heal, Link: &network.Link{From: 1, To: 2}},
+		{At: 80 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1}, {2, 3}}},
+		{At: 90 * ms, Op: sim.Heal, Link: &network.Link{From: 1, To: 2}}}
 	cfg.RunFor = 100 * ms
 	recs, _ := runTrace(t, cfg)
 	want := map[time.Duration]string{
@@ -273,6 +275,7 @@ func TestNoOpFaultsSayWhy(t *testing.T) {
 		50 * ms: "node 1 is not crashed",
 		60 * ms: "no partition and no cut link: nothing to heal",
 		70 * ms: "the link 1->2 is not cut: nothing to heal",
+		90 * ms: "the link 1->2 is not cut: nothing to heal (the partition is what blocks it: heal without a link ends it)",
 	}
 	for _, r := range recs {
 		if r.Type == sim.RecFault {

@@ -693,7 +693,9 @@ func (s *Sim) act(a *Action) {
 	case Heal:
 		cuts := s.net.Cuts()
 		switch {
-		case a.Link != nil && !s.net.Partitioned() && !slices.Contains(cuts, *a.Link):
+		case a.Link != nil && !slices.Contains(cuts, *a.Link) && s.net.Partitioned():
+			note("the link %s is not cut: nothing to heal (the partition is what blocks it: heal without a link ends it)", a.Link)
+		case a.Link != nil && !slices.Contains(cuts, *a.Link):
 			note("the link %s is not cut: nothing to heal", a.Link)
 		case a.Link == nil && !s.net.Partitioned() && len(cuts) == 0:
 			note("no partition and no cut link: nothing to heal")

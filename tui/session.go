@@ -223,7 +223,9 @@ func (ss *session) idleNetworkAction(a sim.Action) string {
 	switch {
 	case a.Op == sim.Heal && a.Link == nil && ss.s.Partition() == nil && len(cuts) == 0:
 		return "no partition and no cut link to heal"
-	case a.Op == sim.Heal && a.Link != nil && ss.s.Partition() == nil && !slices.Contains(cuts, *a.Link):
+	case a.Op == sim.Heal && a.Link != nil && !slices.Contains(cuts, *a.Link) && ss.s.Partition() != nil:
+		return fmt.Sprintf("the link %s is not cut (the partition is what blocks it: heal without a link ends it)", a.Link)
+	case a.Op == sim.Heal && a.Link != nil && !slices.Contains(cuts, *a.Link):
 		return fmt.Sprintf("the link %s is not cut", a.Link)
 	case a.Op == sim.Cut && slices.Contains(cuts, *a.Link):
 		return fmt.Sprintf("the link %s is cut already", a.Link)

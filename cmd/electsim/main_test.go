@@ -88,17 +88,14 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--set", "timeout=1ms", "--set", "timeout=2ms"}, "electsim run: --set timeout=2ms: timeout is set twice (--set timeout=1ms first); give each parameter once"},
 		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "ELECTION,,OK"}, "electsim run: --kinds ELECTION,,OK: an empty item between commas; expected message kinds of bully (ELECTION, OK, COORDINATOR, HEARTBEAT), or all"},
 		{[]string{"check", "--property", "foo"}, `electsim check: --property foo: unknown property "foo" (choose one of at-most-one-leader, agreement, eventual-leader)`},
-		// Flags that make lines of a scenario wrong: every such line, at its place.
+		// Flags that make actions of a scenario wrong: every such line, at its place. (Its
+		// expectations are judged on the run: one the flags make impossible fails.)
 		{[]string{"run", "bully-leader-crash", "--nodes", "3"}, "bully-leader-crash.scn:14:17: unknown node 5 (nodes are 1..3, set by --nodes 3)\n" +
-			"bully-leader-crash.scn:20:15: unknown node 5 (nodes are 1..3, set by --nodes 3)\n" +
-			"bully-leader-crash.scn:21:15: unknown node 4 (nodes are 1..3, set by --nodes 3)\n" +
-			"electsim run: 3 mistakes in bully-leader-crash with --nodes 3; nothing ran"},
-		{[]string{"run", "bully-boot", "--run", "300ms"}, "bully-boot.scn:29:4: at 400ms is after the end of the run (300ms, set by --run 300ms); lengthen the run or move the action\n" +
-			"electsim run: 1 mistake in bully-boot with --run 300ms; nothing ran"},
-		{[]string{"run", "ring-worst-case", "--algo", "raft"}, "ring-worst-case.scn:25:17: raft sends no ELECTION (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
-			"ring-worst-case.scn:26:17: raft sends no ELECTED (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
-			"ring-worst-case.scn:27:17: raft sends no ACK (its kinds are REQUEST_VOTE, VOTE, APPEND)\n" +
-			"electsim run: 3 mistakes in ring-worst-case with --algo raft; nothing ran"},
+			"electsim run: 1 mistake in bully-leader-crash.scn with --nodes 3; nothing ran"},
+		{[]string{"run", "bully-boot", "--run", "100ms"}, "bully-boot.scn:28:4: at 105ms is after the end of the run (100ms, set by --run 100ms); lengthen the run or move the action\n" +
+			"bully-boot.scn:29:4: at 400ms is after the end of the run (100ms, set by --run 100ms); lengthen the run or move the action\n" +
+			"electsim run: 2 mistakes in bully-boot.scn with --run 100ms; nothing ran"},
+		{[]string{"run", "lease-pause-fencing", "--nodes", "1"}, "electsim run: --nodes 1: lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)"},
 		{[]string{"run", "a.scn", "b.scn"}, `electsim run: one scenario at a time, got ["a.scn" "b.scn"]`},
 		{[]string{"scenarios", "--show", "nope"}, `electsim scenarios: --show nope: no bundled scenario called "nope" (electsim scenarios lists them)`},
 		{[]string{"run", "--run", "0"}, "electsim run: --run 0: expected a positive duration such as 2s or 500ms"},
@@ -485,6 +482,20 @@ func TestVersion(t *testing.T) {
 		if code := electsim([]string{arg}, &out, &errOut, func(string) string { return "" }); code != 0 || !strings.HasPrefix(out.String(), "electsim ") ||
 			!strings.Contains(out.String(), runtime.Version()) || errOut.Len() != 0 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
+		}
+	}
+}
+
+// Flags that make a scenario's expectations impossible still run it: the expectations are
+// judged on the run, and fail — fewer nodes than a leader it expects, another algorithm's kinds.
+func TestFlagsOverExpectations(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "ring-best-case", "--nodes", "4", "--no-color"},
+		{"run", "ring-worst-case", "--algo", "raft", "--no-color"},
+	} {
+		code, out, errOut := call(args...)
+		if code != 1 || errOut != "" || !strings.Contains(out, "✗ line") {
+			t.Errorf("%v: exit %d, stderr %q, stdout:\n%s", args, code, errOut, out)
 		}
 	}
 }

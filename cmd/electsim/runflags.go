@@ -174,8 +174,23 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 		}
 		cfg.Engine = e
 	}
-	// What the flags change, every line of the file must still fit: each one that does not is
-	// reported at its place, as a mistake in the file would be.
+	// Too few nodes for the algorithm: say which flag made them too few.
+	if v := cfg.Algorithm.Validate; v != nil {
+		if cl, err := cfg.Cluster(); err == nil {
+			if err := v(cl); err != nil {
+				switch {
+				case fs.Changed("nodes"):
+					return cfg, usagef("--nodes %s: %v", f.nodes, err)
+				case fs.Changed("ids"):
+					return cfg, usagef("--ids %s: %v", f.ids, err)
+				case fs.Changed("algo"):
+					return cfg, usagef("--algo %s: %v", f.algo, err)
+				}
+			}
+		}
+	}
+	// What the flags change, every action of the file must still fit: each one that does not
+	// is reported at its place, as a mistake in the file would be.
 	if fs.Changed("algo") || fs.Changed("nodes") || fs.Changed("ids") || fs.Changed("run") {
 		var o scenarios.Override
 		var flags []string
@@ -195,10 +210,10 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			o.RunFor, o.RunForFlag = cfg.RunFor, "--run "+f.runFor
 			flags = append(flags, o.RunForFlag)
 		}
-		if _, err := sc.Reparse(o); err != nil {
+		if err := sc.Recheck(o); err != nil {
 			var list scenarios.ErrorList
 			if errors.As(err, &list) {
-				return cfg, mistakesError{list: list, what: fmt.Sprintf("%s with %s", sc.Name, strings.Join(flags, " "))}
+				return cfg, mistakesError{list: list, what: fmt.Sprintf("%s with %s", list[0].File, strings.Join(flags, " "))}
 			}
 			return cfg, usagef("%v", err)
 		}
@@ -227,21 +242,6 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 				text, algo.FormatDuration(a.At), algo.FormatDuration(cfg.RunFor))
 		}
 		cfg.Actions = append(cfg.Actions, a)
-	}
-	// Too few nodes for the algorithm: say which flag made them too few.
-	if v := cfg.Algorithm.Validate; v != nil {
-		if cl, err := cfg.Cluster(); err == nil {
-			if err := v(cl); err != nil {
-				switch {
-				case fs.Changed("nodes"):
-					return cfg, usagef("--nodes %s: %v", f.nodes, err)
-				case fs.Changed("ids"):
-					return cfg, usagef("--ids %s: %v", f.ids, err)
-				case fs.Changed("algo"):
-					return cfg, usagef("--algo %s: %v", f.algo, err)
-				}
-			}
-		}
 	}
 	// Actions of the base that name nodes the flags removed are caught here.
 	if err := cfg.Validate(); err != nil {
