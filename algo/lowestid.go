@@ -23,9 +23,12 @@ type LowestID struct {
 	all       []ID // every node, ascending
 	cfg       *lowestIDConfig
 	st        State
-	listening bool                 // just booted: still hearing who is there
-	heard     map[ID]time.Duration // when each other node was last heard from
+	listening bool            // just booted: still hearing who is there
+	heard     []time.Duration // by place in all: when each node was last heard from, notHeard if not since it left my view
 }
+
+// notHeard marks a node that is not in my view: not heard from since boot, or dropped from it.
+const notHeard = time.Duration(-1)
 
 // Timer names of LowestID (it also uses heartbeat).
 const timerListen = "listen"
@@ -87,7 +90,10 @@ func (l *LowestID) State() State { return l.st }
 func (l *LowestID) Start(env Env) {
 	l.st = State{Status: Candidate}
 	l.listening = true
-	l.heard = map[ID]time.Duration{}
+	l.heard = make([]time.Duration, len(l.all))
+	for i := range l.heard {
+		l.heard[i] = notHeard
+	}
 	l.heartbeat(env)
 	env.SetTimer(timerListen, l.cfg.timeout)
 	if env.Tracing() {
@@ -126,7 +132,9 @@ func (l *LowestID) Receive(env Env, m Message) {
 	if m.Kind != KindHeartbeat {
 		return
 	}
-	l.heard[m.From] = env.Now()
+	if i, ok := slices.BinarySearch(l.all, m.From); ok {
+		l.heard[i] = env.Now()
+	}
 	if !l.listening && m.From < l.st.Leader {
 		l.choose(env, fmt.Sprintf("HEARTBEAT from %d, lower than my leader %d", m.From, l.st.Leader))
 	}
@@ -151,13 +159,18 @@ func (l *LowestID) Timer(env Env, name string) {
 func (l *LowestID) choose(env Env, why string) {
 	now := env.Now()
 	lowest := l.id
+	view := 1 // me
 	var dropped []ID
-	for j, t := range l.heard {
-		if now-t > l.cfg.timeout {
-			delete(l.heard, j)
+	for i, t := range l.heard {
+		j := l.all[i]
+		switch {
+		case t == notHeard || j == l.id:
+		case now-t > l.cfg.timeout:
+			l.heard[i] = notHeard
 			dropped = append(dropped, j)
-		} else if j < lowest {
-			lowest = j
+		default:
+			view++
+			lowest = min(lowest, j)
 		}
 	}
 	st := State{Status: Follower, Leader: lowest}
@@ -174,7 +187,6 @@ func (l *LowestID) choose(env Env, why string) {
 			reasons = append(reasons, why)
 		}
 		if len(dropped) > 0 {
-			slices.Sort(dropped)
 			reasons = append(reasons, fmt.Sprintf("no HEARTBEAT from %s for %s", idList(dropped), FormatDuration(l.cfg.timeout)))
 		}
 		who := fmt.Sprintf("%d leads", lowest)
@@ -182,7 +194,7 @@ func (l *LowestID) choose(env Env, why string) {
 			who = "I lead"
 		}
 		env.Note("%s: %d is the lowest id in my view of %d nodes → %s",
-			strings.Join(reasons, "; "), lowest, len(l.heard)+1, who)
+			strings.Join(reasons, "; "), lowest, view, who)
 	}
 }
 
