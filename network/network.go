@@ -104,7 +104,59 @@ type Network struct {
 	// could reorder messages (a range, or a delay changed during the run); with fixed delays
 	// that never change, later sends arrive later by construction.
 	tracking bool
-	last     map[Link]time.Duration
+	last     lastTimes
+}
+
+// lastTimes is the FIFO bookkeeping: the latest delivery time given to each link, zero for
+// none. With node ids in a small range (Nodes) it is a table by sender and receiver — among
+// 1,000 nodes a million links, each looked up on every send — and otherwise a map.
+type lastTimes struct {
+	lo, span algo.ID
+	table    []time.Duration // (from-lo)*span + (to-lo), made when tracking starts
+	m        map[Link]time.Duration
+}
+
+// maxTable bounds the links a table keeps: 4 million, 32 MB.
+const maxTable = 1 << 22
+
+func (t *lastTimes) start() {
+	if t.span > 0 {
+		t.table = make([]time.Duration, int(t.span)*int(t.span))
+	} else {
+		t.m = map[Link]time.Duration{}
+	}
+}
+
+func (t *lastTimes) get(l Link) time.Duration {
+	if t.table != nil {
+		return t.table[(l.From-t.lo)*t.span+(l.To-t.lo)]
+	}
+	return t.m[l]
+}
+
+func (t *lastTimes) set(l Link, at time.Duration) {
+	if t.table != nil {
+		t.table[(l.From-t.lo)*t.span+(l.To-t.lo)] = at
+		return
+	}
+	t.m[l] = at
+}
+
+// Nodes tells the network the ids of the run's nodes, before the first send: the links
+// between them are the only ones it will see.
+func (n *Network) Nodes(ids []algo.ID) {
+	if len(ids) == 0 || n.last.table != nil || len(n.last.m) > 0 {
+		return // told already, or too late: messages were sent
+	}
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	span := int(hi-lo) + 1
+	if span*span > maxTable {
+		return
+	}
+	n.last = lastTimes{lo: lo, span: algo.ID(span)}
+	if n.tracking {
+		n.last.start()
+	}
 }
 
 // New returns a network configured by c that draws delays and losses from rng.
@@ -115,7 +167,7 @@ func New(c Config, rng *rand.Rand) (*Network, error) {
 	n := &Network{rng: rng, delay: c.Delay, drop: c.Drop, fifo: c.FIFO}
 	if c.FIFO && c.Delay.Min != c.Delay.Max {
 		n.tracking = true
-		n.last = map[Link]time.Duration{}
+		n.last.start()
 	}
 	return n, nil
 }
@@ -144,10 +196,8 @@ func (n *Network) Send(now time.Duration, from, to algo.ID) (time.Duration, Reas
 	}
 	at := now + n.draw(d)
 	if n.tracking {
-		if prev, ok := n.last[l]; ok && prev > at {
-			at = prev
-		}
-		n.last[l] = at
+		at = max(at, n.last.get(l))
+		n.last.set(l, at)
 	}
 	return at, Delivered
 }
@@ -277,7 +327,7 @@ func (n *Network) SetDelay(l *Link, d Delay) (needInFlight bool, err error) {
 	}
 	if n.fifo && !n.tracking {
 		n.tracking = true
-		n.last = map[Link]time.Duration{}
+		n.last.start()
 		return true, nil
 	}
 	return false, nil
@@ -286,8 +336,8 @@ func (n *Network) SetDelay(l *Link, d Delay) (needInFlight bool, err error) {
 // InFlight tells the network that a message on link l is due at time at, so that later
 // messages on l are not delivered before it. See SetDelay.
 func (n *Network) InFlight(l Link, at time.Duration) {
-	if n.tracking && n.last[l] < at {
-		n.last[l] = at
+	if n.tracking && n.last.get(l) < at {
+		n.last.set(l, at)
 	}
 }
 

@@ -942,3 +942,37 @@ func TestDelayString(t *testing.T) {
 		}
 	}
 }
+
+// Told the nodes' ids, the network keeps its FIFO bookkeeping in a table rather than a map:
+// every delivery time is the same, for random sends with delays changed along the way and
+// messages in flight declared — and for ids too spread out for a table.
+func TestFIFOTableSameAsMap(t *testing.T) {
+	for _, nodes := range [][]algo.ID{ids(7), {3, 9, 40, 41, 100}, {1, 5_000_000}} {
+		c := Config{Delay: Delay{Min: time.Millisecond, Max: 30 * time.Millisecond}, FIFO: true}
+		byMap, byTable := mustNew(t, c, newRand(4, 2)), mustNew(t, c, newRand(4, 2))
+		byTable.Nodes(nodes)
+		if spread := nodes[len(nodes)-1]-nodes[0] > 1000; spread != (byTable.last.table == nil) {
+			t.Fatalf("%v: table %v", nodes, byTable.last.table != nil)
+		}
+		pick := newRand(9, 9)
+		now := time.Duration(0)
+		for i := range 5000 {
+			from, to := nodes[pick.IntN(len(nodes))], nodes[pick.IntN(len(nodes))]
+			now += time.Duration(pick.IntN(3)) * time.Millisecond
+			switch i % 500 {
+			case 250:
+				d := Delay{Min: time.Millisecond, Max: time.Duration(1+pick.IntN(60)) * time.Millisecond}
+				mustSetDelay(t, byMap, nil, d)
+				mustSetDelay(t, byTable, nil, d)
+			case 400:
+				l := Link{from, to}
+				byMap.InFlight(l, now+time.Second)
+				byTable.InFlight(l, now+time.Second)
+			}
+			a, b := send(t, byMap, now, from, to), send(t, byTable, now, from, to)
+			if a != b {
+				t.Fatalf("%v: send %d %d->%d: map %v, table %v", nodes, i, from, to, a, b)
+			}
+		}
+	}
+}

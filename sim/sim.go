@@ -152,6 +152,7 @@ func New(cfg Config) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
+	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
 	s.epochs = make([]uint32, len(cluster.Sorted))
