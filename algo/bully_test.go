@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -606,12 +605,7 @@ func randomInput(r *rand.Rand, id ID, env *fakeEnv) bullyInput {
 	case n == 1:
 		return bullyInput{what: "elect"}
 	case n < 8 && len(env.Pending) > 0:
-		names := make([]string, 0, len(env.Pending))
-		for name := range env.Pending {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		return bullyInput{what: "timer", name: names[r.IntN(len(names))]}
+		return bullyInput{what: "timer", name: env.anyTimer(r)}
 	default:
 		kinds := []string{KindElection, KindOK, KindCoordinator, KindHeartbeat}
 		others := othersThan(id)
@@ -673,26 +667,7 @@ func TestBullyStateChangesHaveNotes(t *testing.T) {
 		timerAnswer: 50 * ms, timerCoordinator: 150 * ms, timerHeartbeat: 50 * ms, timerSuspect: 150 * ms,
 	}
 	walkBully(t, true, func(t *testing.T, id ID, in bullyInput, before, after State, env *fakeEnv) {
-		if before != after && (len(env.notes) == 0 || slices.Contains(env.notes, "")) {
-			t.Errorf("%+v → %+v with notes %q", before, after, env.notes)
-		}
-		switch after.Status {
-		case Leader:
-			if after.Leader != id {
-				t.Errorf("leader %d believes in %d", id, after.Leader)
-			}
-		case Candidate:
-			if after.Leader != 0 {
-				t.Errorf("candidate %d believes in %d", id, after.Leader)
-			}
-		case Follower:
-			if after.Leader <= id {
-				t.Errorf("follower %d follows %d, not a higher node", id, after.Leader)
-			}
-		}
-		if after.Term != 0 {
-			t.Errorf("term %d, want 0: Bully has no terms", after.Term)
-		}
+		checkHighestWins(t, id, before, after, env)
 		for _, o := range env.ops {
 			want, ok := durations[o.Name]
 			if !ok || (o.Op == "set" && o.After != want) {
@@ -750,40 +725,20 @@ func TestBullyWarnings(t *testing.T) {
 	cases := []struct {
 		name     string
 		maxDelay time.Duration
-		params   map[string]string
+		params   []string
 		want     []string // substrings, one per expected warning, in order
 	}{
 		{"defaults, max delay 15ms", 15 * ms, nil, nil},
-		{"answer-timeout 2× max delay", 15 * ms, map[string]string{"answer-timeout": "30ms"}, []string{"answer-timeout"}},
-		{"answer-timeout below 2× max delay", 15 * ms, map[string]string{"answer-timeout": "10ms"}, []string{"answer-timeout"}},
-		{"answer-timeout just above 2× max delay", 15 * ms, map[string]string{"answer-timeout": "31ms"}, nil},
+		{"answer-timeout 2× max delay", 15 * ms, []string{"answer-timeout=30ms"}, []string{"answer-timeout"}},
+		{"answer-timeout below 2× max delay", 15 * ms, []string{"answer-timeout=10ms"}, []string{"answer-timeout"}},
+		{"answer-timeout just above 2× max delay", 15 * ms, []string{"answer-timeout=31ms"}, nil},
 		{"defaults, max delay 25ms", 25 * ms, nil, []string{"answer-timeout"}},
-		{"timeout = heartbeat + max delay", 15 * ms, map[string]string{"timeout": "65ms"}, []string{"timeout 65ms"}},
+		{"timeout = heartbeat + max delay", 15 * ms, []string{"timeout=65ms"}, []string{"timeout 65ms"}},
 		{"both", 100 * ms, nil, []string{"answer-timeout", "timeout"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			params := Params{}
-			for k, s := range c.params {
-				v, err := info.ParseParam(k, s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				params[k] = v
-			}
-			cl, err := NewCluster(bullyIDs, c.maxDelay, params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := info.Warnings(cl)
-			if len(got) != len(c.want) {
-				t.Fatalf("warnings %q, want %d mentioning %q", got, len(c.want), c.want)
-			}
-			for i, w := range c.want {
-				if !strings.Contains(got[i], w) {
-					t.Errorf("warning %q does not mention %q", got[i], w)
-				}
-			}
+			checkWarnings(t, info, bullyIDs, c.maxDelay, algoParams(t, "bully", c.params...), c.want)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -201,3 +202,58 @@ type noteRecorder struct {
 
 func (r *noteRecorder) Helper()               {}
 func (r *noteRecorder) Errorf(string, ...any) { r.failed = true }
+
+// checkHighestWins checks one step of a node of an algorithm where the highest id wins (Bully,
+// Ring): a change of state comes with a note saying why; a leader believes in itself, a
+// candidate in nobody, a follower in a higher node ("a node never defers to a leader lower than
+// itself"); and there are no terms.
+func checkHighestWins(t *testing.T, id ID, before, after State, env *fakeEnv) {
+	t.Helper()
+	if before != after && (len(env.notes) == 0 || slices.Contains(env.notes, "")) {
+		t.Errorf("%+v → %+v with notes %q", before, after, env.notes)
+	}
+	switch after.Status {
+	case Leader:
+		if after.Leader != id {
+			t.Errorf("leader %d believes in %d", id, after.Leader)
+		}
+	case Candidate:
+		if after.Leader != 0 {
+			t.Errorf("candidate %d believes in %d", id, after.Leader)
+		}
+	case Follower:
+		if after.Leader <= id {
+			t.Errorf("follower %d follows %d, not a higher node", id, after.Leader)
+		}
+	}
+	if after.Term != 0 {
+		t.Errorf("term %d, want 0: no terms", after.Term)
+	}
+}
+
+// anyTimer picks one of the armed timers at random (an engine fires only armed ones); there
+// must be one.
+func (e *fakeEnv) anyTimer(rng *rand.Rand) string {
+	names := slices.Sorted(maps.Keys(e.Pending))
+	return names[rng.IntN(len(names))]
+}
+
+// checkWarnings checks the warnings of algorithm info on ids with the given max delay and
+// parameters: one per expected substring, in order.
+func checkWarnings(t *testing.T, info *Info, ids []ID, maxDelay time.Duration, params Params, want []string) {
+	t.Helper()
+	cl, err := NewCluster(ids, maxDelay, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := info.Warnings(cl)
+	if len(got) != len(want) {
+		t.Errorf("max delay %s, %v: warnings %q, want %d mentioning %q", maxDelay, params, got, len(want), want)
+		return
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Errorf("warning %q does not mention %q", got[i], w)
+		}
+	}
+}

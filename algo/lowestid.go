@@ -187,7 +187,7 @@ func (l *LowestID) choose(env Env, why string) {
 			reasons = append(reasons, why)
 		}
 		if len(dropped) > 0 {
-			reasons = append(reasons, fmt.Sprintf("no HEARTBEAT from %s for %s", idList(dropped), FormatDuration(l.cfg.timeout)))
+			reasons = append(reasons, fmt.Sprintf("no HEARTBEAT from %s for %s", AndList(dropped), FormatDuration(l.cfg.timeout)))
 		}
 		who := fmt.Sprintf("%d leads", lowest)
 		if lowest == l.id {
@@ -196,16 +196,4 @@ func (l *LowestID) choose(env Env, why string) {
 		env.Note("%s: %d is the lowest id in my view of %d nodes → %s",
 			strings.Join(reasons, "; "), lowest, view, who)
 	}
-}
-
-// idList writes ids as "1", "1 and 3", or "1, 3 and 4".
-func idList(ids []ID) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
-	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

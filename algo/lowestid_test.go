@@ -362,12 +362,7 @@ func walkLowest(t *testing.T, tracing bool, check func(t *testing.T, l *LowestID
 				case n < 3:
 					in = bullyInput{what: "elect"}
 				case n < 9 && len(env.Pending) > 0:
-					names := make([]string, 0, len(env.Pending))
-					for name := range env.Pending {
-						names = append(names, name)
-					}
-					slices.Sort(names)
-					in = bullyInput{what: "timer", name: names[rng.IntN(len(names))]}
+					in = bullyInput{what: "timer", name: env.anyTimer(rng)}
 					if in.name == timerListen {
 						model.listening = false
 					}

@@ -23,6 +23,11 @@ type Message struct {
 // String is the one-line description of a message used by logs, the TUI and golden files:
 // "ELECTION 1→2", with "(v)" for a carried value, " t3" for a term and " ✓" for a set flag.
 func (m Message) String() string {
+	return fmt.Sprintf("%s %d→%d", m.Label(), m.From, m.To)
+}
+
+// Label is the message without its ends: "ELECTION(3) t2 ✓".
+func (m Message) Label() string {
 	s := m.Kind
 	if m.Value != 0 {
 		s += fmt.Sprintf("(%d)", m.Value)
@@ -33,7 +38,7 @@ func (m Message) String() string {
 	if m.Flag {
 		s += " ✓"
 	}
-	return fmt.Sprintf("%s %d→%d", s, m.From, m.To)
+	return s
 }
 
 // Env is everything a node may do. The engine implements it; a node must not keep it beyond the

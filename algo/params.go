@@ -243,3 +243,15 @@ func FormatRange(lo, hi time.Duration) string {
 	}
 	return FormatDuration(lo) + ".." + FormatDuration(hi)
 }
+
+// AndList writes ids as "1", "1 and 3", or "1, 3 and 4".
+func AndList(ids []ID) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

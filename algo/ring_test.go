@@ -946,12 +946,7 @@ func randomRingInput(rng *rand.Rand, r *Ring, env *fakeEnv) bullyInput {
 	case n == 1:
 		return bullyInput{what: "elect"}
 	case n < 8 && len(env.Pending) > 0:
-		names := make([]string, 0, len(env.Pending))
-		for name := range env.Pending {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		return bullyInput{what: "timer", name: names[rng.IntN(len(names))]}
+		return bullyInput{what: "timer", name: env.anyTimer(rng)}
 	default:
 		kinds := []string{KindElection, KindElected, KindAck, KindHeartbeat}
 		var others []ID
@@ -1028,26 +1023,7 @@ func TestRingStateChangesHaveNotes(t *testing.T) {
 		timerElection: ringElection, timerHeartbeat: 50 * ms, timerSuspect: 150 * ms,
 	}
 	walkRing(t, true, func(t *testing.T, id ID, in bullyInput, before, after State, env *fakeEnv) {
-		if before != after && (len(env.notes) == 0 || slices.Contains(env.notes, "")) {
-			t.Errorf("%+v → %+v with notes %q", before, after, env.notes)
-		}
-		switch after.Status {
-		case Leader:
-			if after.Leader != id {
-				t.Errorf("leader %d believes in %d", id, after.Leader)
-			}
-		case Candidate:
-			if after.Leader != 0 {
-				t.Errorf("candidate %d believes in %d", id, after.Leader)
-			}
-		case Follower:
-			if after.Leader <= id {
-				t.Errorf("follower %d follows %d, not a higher node (\"A node never defers to a leader lower than itself\")", id, after.Leader)
-			}
-		}
-		if after.Term != 0 {
-			t.Errorf("term %d, want 0: rounds are the node's own business", after.Term)
-		}
+		checkHighestWins(t, id, before, after, env)
 		for _, o := range env.ops {
 			if o.Op != "set" {
 				continue
@@ -1251,37 +1227,16 @@ func TestRingInfo(t *testing.T) {
 	}
 	cases := []struct {
 		maxDelay time.Duration
-		params   map[string]string
+		params   []string
 		want     []string
 	}{
 		{10 * ms, nil, nil},
 		{25 * ms, nil, []string{"answer-timeout"}},
-		{10 * ms, map[string]string{"election-timeout": "80ms"}, []string{"election-timeout"}},
-		{10 * ms, map[string]string{"election-timeout": "81ms"}, nil},
-		{10 * ms, map[string]string{"timeout": "60ms"}, []string{"timeout 60ms"}},
+		{10 * ms, []string{"election-timeout=80ms"}, []string{"election-timeout"}},
+		{10 * ms, []string{"election-timeout=81ms"}, nil},
+		{10 * ms, []string{"timeout=60ms"}, []string{"timeout 60ms"}},
 	}
 	for _, c := range cases {
-		params := Params{}
-		for k, s := range c.params {
-			v, err := info.ParseParam(k, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params[k] = v
-		}
-		cl, err := NewCluster(ringOrder, c.maxDelay, params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := info.Warnings(cl)
-		if len(got) != len(c.want) {
-			t.Errorf("max delay %s %v: warnings %q, want %d mentioning %q", c.maxDelay, c.params, got, len(c.want), c.want)
-			continue
-		}
-		for i, w := range c.want {
-			if !strings.Contains(got[i], w) {
-				t.Errorf("warning %q does not mention %q", got[i], w)
-			}
-		}
+		checkWarnings(t, info, ringOrder, c.maxDelay, algoParams(t, "ring", c.params...), c.want)
 	}
 }

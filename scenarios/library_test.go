@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +121,25 @@ func TestWriteFileError(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left %v behind", entries)
+	}
+}
+
+// FromConfig undoes Config: over the library, the scenario comes back but for its title and
+// expectations (not part of a run), the order of its set lines (a run's parameters are a map),
+// and whether ids 1..n are written `nodes n` (FromConfig writes them so).
+func TestFromConfig(t *testing.T) {
+	for _, name := range Bundled() {
+		sc, err := LoadBundled(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := withoutLines(sc)
+		want.Title, want.Expects = "", nil
+		want.Contig = slices.Equal(want.IDs, contiguous(len(want.IDs)))
+		want.Params = slices.Clone(want.Params)
+		slices.SortFunc(want.Params, func(a, b Setting) int { return strings.Compare(a.Key, b.Key) })
+		if got := FromConfig(name, sc.Config()); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", name, got, want)
+		}
 	}
 }

@@ -95,5 +95,26 @@ func (s *Scenario) Config() sim.Config {
 	}
 }
 
+// FromConfig returns the scenario of the run cfg describes, its actions in the order given:
+// the inverse of Config. Title and expectations are the caller's to add.
+func FromConfig(name string, cfg sim.Config) *Scenario {
+	sc := New(name)
+	sc.Algorithm = cfg.Algorithm.Name
+	sc.IDs = slices.Clone(cfg.IDs)
+	sc.Contig = slices.Equal(cfg.IDs, contiguous(len(cfg.IDs)))
+	sc.Seed = cfg.Seed
+	sc.Delay = cfg.Network.Delay
+	sc.Drop = cfg.Network.Drop * 100
+	sc.FIFO = cfg.Network.FIFO
+	for _, k := range cfg.Params.Keys() {
+		sc.Params = append(sc.Params, Setting{Key: k, Value: cfg.Params[k]})
+	}
+	sc.RunFor = cfg.RunFor
+	for _, a := range cfg.Actions {
+		sc.Actions = append(sc.Actions, Step{Action: a})
+	}
+	return sc
+}
+
 // Members returns the scenario's nodes, for checking the ids an action names.
 func (s *Scenario) Members() *Members { return NewMembers(s.IDs) }

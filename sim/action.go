@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -151,4 +152,17 @@ func (a Action) validate(known func(algo.ID) bool) error {
 		return fmt.Errorf("unknown action %s", a.Op)
 	}
 	return nil
+}
+
+// NodeIDs lists the nodes a names — its nodes, its partition's groups, its link's ends — in the
+// order it names them.
+func (a Action) NodeIDs() []algo.ID {
+	ids := slices.Clone(a.Nodes)
+	for _, g := range a.Groups {
+		ids = append(ids, g...)
+	}
+	if a.Link != nil {
+		ids = append(ids, a.Link.From, a.Link.To)
+	}
+	return ids
 }

@@ -310,29 +310,9 @@ func (ss *session) ended() *ending {
 // the user's, merged in time order (the scenario's first at the same time), and the scenario's
 // expectations.
 func (ss *session) scenario(name, title string) *scenarios.Scenario {
-	cfg := ss.base
-	sc := scenarios.New(name)
+	sc := scenarios.FromConfig(name, ss.base)
 	sc.Title = title
-	sc.Algorithm = cfg.Algorithm.Name
-	sc.IDs = slices.Clone(cfg.IDs)
-	sc.Contig = true
-	for i, id := range cfg.IDs {
-		if id != algo.ID(i+1) {
-			sc.Contig = false
-		}
-	}
-	sc.Seed = cfg.Seed
-	sc.Delay = cfg.Network.Delay
-	sc.Drop = cfg.Network.Drop * 100
-	sc.FIFO = cfg.Network.FIFO
-	for _, k := range cfg.Params.Keys() {
-		sc.Params = append(sc.Params, scenarios.Setting{Key: k, Value: cfg.Params[k]})
-	}
-	sc.RunFor = cfg.RunFor
-	var all []scenarios.Step
-	for _, a := range cfg.Actions {
-		all = append(all, scenarios.Step{Action: a})
-	}
+	all := sc.Actions
 	for _, a := range ss.user {
 		all = append(all, scenarios.Step{Action: a})
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"electsim/sim"
+	"electsim/sim/export"
 )
 
 // styles holds every lipgloss style of the TUI, made for one renderer: colour, or none at all
@@ -98,17 +99,11 @@ func (s styler) Status(st sim.Status, x string) string { return s.st.status(st).
 // notBooted is the mark of a node that has not booted yet: before the first steps of a run.
 const notBooted = "○"
 
-// glyph is the mark of a node status, readable without colour.
+// glyph is the mark of a node status, readable without colour: the diagrams' (DESIGN §7), with
+// ⏸ for a pause, which a terminal draws as a character.
 func glyph(s sim.Status) string {
-	switch s {
-	case sim.Leader:
-		return "★"
-	case sim.Candidate:
-		return "◆"
-	case sim.Crashed:
-		return "✗"
-	case sim.Paused:
+	if s == sim.Paused {
 		return "⏸"
 	}
-	return "●"
+	return export.StatusGlyph(s)
 }

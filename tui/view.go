@@ -154,7 +154,7 @@ func (m *Model) header() []string {
 		if len(leaders) > 2 {
 			who = "all"
 		}
-		lines = append(lines, st.banner.Render(fit(fmt.Sprintf(" ⚠ SPLIT BRAIN — %s %s believe they lead", andList(leaders), who), m.width)))
+		lines = append(lines, st.banner.Render(fit(fmt.Sprintf(" ⚠ SPLIT BRAIN — %s %s believe they lead", algo.AndList(leaders), who), m.width)))
 	}
 	// A property broken at an instant — a stale write, two leaders of one term — stays on
 	// screen from then on: it is what the class should see.
@@ -883,16 +883,4 @@ func (m *Model) endReport(e *ending, width int) []string {
 		}
 	}
 	return text
-}
-
-// andList writes "4 and 5", "3, 4 and 5".
-func andList(ids []algo.ID) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = export.ID(id)
-	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

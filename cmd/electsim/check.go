@@ -379,27 +379,8 @@ func reproduceRun(repro string, seed uint64) string {
 // expectation that pins the violation; its title names the command that found it.
 func counterexampleScenario(name string, cx *check.Counterexample, foundBy string) *scenarios.Scenario {
 	cfg := cx.Config
-	sc := scenarios.New(name)
+	sc := scenarios.FromConfig(name, cfg)
 	sc.Title = fmt.Sprintf("Counterexample: %s breaks %s — found by %s", cfg.Algorithm.Name, cx.Property, foundBy)
-	sc.Algorithm = cfg.Algorithm.Name
-	sc.IDs = slices.Clone(cfg.IDs)
-	sc.Contig = true
-	for i, id := range cfg.IDs {
-		if id != algo.ID(i+1) {
-			sc.Contig = false
-		}
-	}
-	sc.Seed = cfg.Seed
-	sc.Delay = cfg.Network.Delay
-	sc.Drop = cfg.Network.Drop * 100
-	sc.FIFO = cfg.Network.FIFO
-	for _, k := range cfg.Params.Keys() {
-		sc.Params = append(sc.Params, scenarios.Setting{Key: k, Value: cfg.Params[k]})
-	}
-	sc.RunFor = cfg.RunFor
-	for _, a := range cfg.Actions {
-		sc.Actions = append(sc.Actions, scenarios.Step{Action: a})
-	}
 	sc.Expects = []scenarios.Expectation{{Kind: scenarios.ExpectViolated, Property: cx.Expect, By: -1}}
 	return sc
 }

@@ -221,7 +221,7 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 	cfg.Actions = append([]sim.Action(nil), base.Actions...)
 	members := scenarios.NewMembers(cfg.IDs)
 	for _, a := range sc.Actions {
-		for _, id := range actionIDs(a.Action) {
+		for _, id := range a.Action.NodeIDs() {
 			if !slices.Contains(cfg.IDs, id) {
 				return cfg, usagef("%s.scn:%d: at %s %s names node %d, which the nodes you chose (%s) leave out",
 					sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, id, members)
@@ -315,16 +315,4 @@ func describe(cfg sim.Config) string {
 	}
 	parts = append(parts, "run "+algo.FormatDuration(cfg.RunFor), cfg.Engine.String()+" engine")
 	return strings.Join(parts, " · ")
-}
-
-// actionIDs lists the nodes an action names.
-func actionIDs(a sim.Action) []algo.ID {
-	ids := slices.Clone(a.Nodes)
-	for _, g := range a.Groups {
-		ids = append(ids, g...)
-	}
-	if a.Link != nil {
-		ids = append(ids, a.Link.From, a.Link.To)
-	}
-	return ids
 }

@@ -354,14 +354,4 @@ func (p plan) without(id algo.ID) (plan, bool) {
 }
 
 // names reports whether action a names node id.
-func names(a sim.Action, id algo.ID) bool {
-	if slices.Contains(a.Nodes, id) {
-		return true
-	}
-	for _, g := range a.Groups {
-		if slices.Contains(g, id) {
-			return true
-		}
-	}
-	return a.Link != nil && (a.Link.From == id || a.Link.To == id)
-}
+func names(a sim.Action, id algo.ID) bool { return slices.Contains(a.NodeIDs(), id) }

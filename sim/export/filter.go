@@ -229,15 +229,7 @@ func recordNodes(r *sim.Record) []algo.ID {
 	case sim.RecBoot, sim.RecTimer, sim.RecState:
 		return []algo.ID{r.Node}
 	case sim.RecFault:
-		a := r.Action
-		ids := slices.Clone(a.Nodes)
-		for _, g := range a.Groups {
-			ids = append(ids, g...)
-		}
-		if a.Link != nil {
-			ids = append(ids, a.Link.From, a.Link.To)
-		}
-		return ids
+		return r.Action.NodeIDs()
 	}
 	return nil
 }
@@ -269,10 +261,10 @@ func msgLabel(m algo.Message) string {
 // "◆ candidate (term 3)", "now follows 4" when only the leader changed. The term is called by
 // the algorithm's word for it (TermWord).
 func statusText(r *sim.Record, info *algo.Info) string {
-	s := statusGlyph(r.New) + " " + r.New.String()
+	s := StatusGlyph(r.New) + " " + r.New.String()
 	switch {
 	case r.Old == r.New && r.Leader != 0 && r.New != sim.Leader:
-		s = statusGlyph(r.New) + " now follows " + strconv.Itoa(int(r.Leader))
+		s = StatusGlyph(r.New) + " now follows " + strconv.Itoa(int(r.Leader))
 	case r.Leader != 0 && (r.New == sim.Follower || r.New == sim.Candidate):
 		s += " of " + strconv.Itoa(int(r.Leader))
 	}
@@ -282,8 +274,9 @@ func statusText(r *sim.Record, info *algo.Info) string {
 	return s
 }
 
-// statusGlyph is the status's mark, the same as the terminal UI's: readable without colour.
-func statusGlyph(s sim.Status) string {
+// StatusGlyph is the status's mark in diagrams, readable without colour: the terminal UI's but
+// for a pause, ‖ here — browsers draw ⏸ as a coloured emoji.
+func StatusGlyph(s sim.Status) string {
 	switch s {
 	case sim.Leader:
 		return "★"

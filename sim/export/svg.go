@@ -481,7 +481,7 @@ func (d *svgLayout) writeLegend(b *strings.Builder) {
 					dash = ` stroke-dasharray="` + st.dash + `"`
 				}
 				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s/>`, f(x), f(y-4), f(x+22), f(y-4), st.colour, f(st.width), dash)
-				fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-size="12">%s</text>`, f(x+28), f(y), st.colour, statusGlyph(e.status))
+				fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-size="12">%s</text>`, f(x+28), f(y), st.colour, StatusGlyph(e.status))
 				fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11">%s</text>`+"\n", f(x+42), f(y), esc(e.text))
 				x += 14
 			case "msg":
@@ -693,8 +693,8 @@ func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
 	}
 	fmt.Fprintf(b, `<g><title>%s</title><circle cx="%s" cy="%s" r="7.5" fill="#ffffff" stroke="%s" stroke-width="1.5"/>`+
 		`<text x="%s" y="%s" text-anchor="middle" font-size="11" font-weight="bold" fill="%s">%s</text></g>`+"\n",
-		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, statusGlyph(r.New))
-	text := strings.TrimPrefix(statusText(r, d.v.o.Algorithm), statusGlyph(r.New)+" ")
+		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, StatusGlyph(r.New))
+	text := strings.TrimPrefix(statusText(r, d.v.o.Algorithm), StatusGlyph(r.New)+" ")
 	colour := st.colour
 	if r.New == sim.Follower {
 		colour = "#6b7280" // the lifeline's grey is too light for text

@@ -171,17 +171,7 @@ func TermWord(info *algo.Info) string {
 
 // Kind writes a message's kind with its value and term: "ELECTION(3) t2".
 func Kind(m algo.Message, info *algo.Info, st Styler) string {
-	s := m.Kind
-	if m.Value != 0 {
-		s += fmt.Sprintf("(%d)", m.Value)
-	}
-	if m.Term != 0 {
-		s += fmt.Sprintf(" t%d", m.Term)
-	}
-	if m.Flag {
-		s += " ✓"
-	}
-	return st.Kind(s, slices.Index(info.Kinds, m.Kind), info.IsRoutine(m.Kind))
+	return st.Kind(m.Label(), slices.Index(info.Kinds, m.Kind), info.IsRoutine(m.Kind))
 }
 
 // Routine reports whether a step only moved the algorithm's routine messages (heartbeats) and
