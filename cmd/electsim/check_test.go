@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"electsim/internal/goldenfile"
 )
 
 // withoutWallClock drops the one line of check's output that depends on the machine.
@@ -61,7 +63,7 @@ func TestCheckViolationGolden(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^wall clock: 200 runs in .*, \d+ runs/s · shrinking .*\n\z`).MatchString(out) {
 		t.Errorf("no wall-clock line at the end:\n%s", out)
 	}
-	golden(t, "check-bully-partition.golden", withoutWallClock(out))
+	goldenfile.Check(t, "check-bully-partition.golden", withoutWallClock(out))
 	_, again, _ := call(args...)
 	if withoutWallClock(again) != withoutWallClock(out) {
 		t.Error("the same check printed something else the second time")
@@ -75,7 +77,7 @@ func TestCheckHoldsGolden(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	golden(t, "check-raft-holds.golden", withoutWallClock(out))
+	goldenfile.Check(t, "check-raft-holds.golden", withoutWallClock(out))
 }
 
 // The matrix, small: every cell agrees with the theory, so exit 0.
@@ -84,7 +86,7 @@ func TestCheckMatrixGolden(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
-	golden(t, "check-matrix.golden", withoutWallClock(out))
+	goldenfile.Check(t, "check-matrix.golden", withoutWallClock(out))
 }
 
 type checkResult struct {

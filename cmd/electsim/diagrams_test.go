@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"electsim/internal/goldenfile"
 )
 
 // --svg, --mermaid and --shiviz write whole files, leave no temporary file behind, and change
@@ -275,13 +277,13 @@ func TestTeachingDoc(t *testing.T) {
 		if out == b[2] {
 			continue
 		}
-		if *update {
+		if goldenfile.Updating() {
 			text = strings.Replace(text, b[0], strings.Replace(b[0], b[2], out, 1), 1)
 			continue
 		}
 		t.Errorf("docs/teaching.md shows output of electsim %s that it no longer prints (go test -update rewrites it)", b[1])
 	}
-	if *update && text != string(doc) {
+	if goldenfile.Updating() && text != string(doc) {
 		if err := os.WriteFile(page, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +300,7 @@ func TestTeachingDoc(t *testing.T) {
 			t.Fatalf("electsim %s: exit %d, stderr %q", args, code, errOut)
 		}
 		path := filepath.Join("../../docs", file)
-		if *update {
+		if goldenfile.Updating() {
 			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 				t.Fatal(err)
 			}

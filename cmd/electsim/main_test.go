@@ -6,16 +6,15 @@ import (
 	"bytes"
 	"electsim/algo"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"electsim/internal/goldenfile"
+)
 
 // call runs the command line in-process with no environment and returns its exit code, stdout
 // and stderr.
@@ -32,31 +31,6 @@ func TestMain(m *testing.M) {
 		os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 	}
 	os.Exit(m.Run())
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs at line %d:\n got %s\nwant %s\n(run go test -update and review the diff)", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s: got %d lines, want %d (run go test -update and review the diff)", path, len(gl), len(wl))
-	}
 }
 
 // Bad input never crashes: one clear line on stderr naming the flag and what was expected,
@@ -155,7 +129,7 @@ func TestDemoGolden(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	golden(t, "demo.golden", out)
+	goldenfile.Check(t, "demo.golden", out)
 }
 
 // Bundled scenarios played by name: timeline, narration, summary and expectations.
@@ -165,7 +139,7 @@ func TestScenarioGoldens(t *testing.T) {
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
 		}
-		golden(t, name+".golden", out)
+		goldenfile.Check(t, name+".golden", out)
 	}
 }
 
@@ -176,7 +150,7 @@ func TestRunFlagsGolden(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	golden(t, "run-flags.golden", out)
+	goldenfile.Check(t, "run-flags.golden", out)
 }
 
 // Timing assumptions broken on purpose are allowed, with a warning on stderr.
@@ -427,7 +401,7 @@ func TestScenarioMistakesGolden(t *testing.T) {
 	if code != 2 || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
-	golden(t, "mistakes.golden", errOut)
+	goldenfile.Check(t, "mistakes.golden", errOut)
 }
 
 // A failing expectation: the run completes, the verdict shows ✗ with what was seen, and the

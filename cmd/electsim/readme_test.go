@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"electsim/internal/goldenfile"
 )
 
 // The README shows real output: every block marked <!-- output of: ARGS --> must be exactly
@@ -30,13 +32,13 @@ func TestREADMEOutputs(t *testing.T) {
 		if out == b[2] {
 			continue
 		}
-		if *update {
+		if goldenfile.Updating() {
 			text = strings.Replace(text, b[0], strings.Replace(b[0], b[2], out, 1), 1)
 			continue
 		}
 		t.Errorf("README.md shows output of electsim %s that it no longer prints (go test -update rewrites it; review the diff); got:\n%s", b[1], out)
 	}
-	if *update && text != string(readme) {
+	if goldenfile.Updating() && text != string(readme) {
 		if err := os.WriteFile("../../README.md", []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,23 +14,12 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/goldenfile"
 	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-}
-
-// updating reports whether go test was run with -update.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // goldenScenarios are the bundled scenarios whose diagrams are kept in testdata/.
 var goldenScenarios = []string{"bully-recovery", "ring-dead-successor"}
@@ -79,40 +65,12 @@ func render(t *testing.T, w writer, recs []sim.Record, o export.Options) string 
 	return b.String()
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs at line %d:\n got %s\nwant %s\n(run go test -update and review the diff)", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s: got %d lines, want %d (run go test -update and review the diff)", path, len(gl), len(wl))
-	}
-}
-
 // The three diagrams of two bundled scenarios, as a reader gets them.
 func TestDiagramGoldens(t *testing.T) {
 	for _, name := range goldenScenarios {
 		recs, o := play(t, name)
 		for _, f := range formats {
-			golden(t, name+"."+f.ext, render(t, f.write, recs, o))
+			goldenfile.Check(t, name+"."+f.ext, render(t, f.write, recs, o))
 		}
 	}
 }
