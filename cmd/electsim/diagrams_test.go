@@ -258,36 +258,7 @@ func TestDiagramHelp(t *testing.T) {
 // -update rewrites both), and each command of its sh blocks runs, in order, in a scratch
 // directory, and exits 0.
 func TestTeachingDoc(t *testing.T) {
-	const page = "../../docs/teaching.md"
-	doc, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
-	re := regexp.MustCompile("(?s)<!-- output of: (.*?) -->\n```[a-z]*\n(.*?)```")
-	blocks := re.FindAllStringSubmatch(text, -1)
-	if len(blocks) == 0 {
-		t.Fatal("no marked output block in docs/teaching.md")
-	}
-	for _, b := range blocks {
-		code, out, errOut := call(shellWords(b[1])...)
-		if code != 0 || errOut != "" {
-			t.Errorf("electsim %s: exit %d, stderr %q", b[1], code, errOut)
-		}
-		if out == b[2] {
-			continue
-		}
-		if goldenfile.Updating() {
-			text = strings.Replace(text, b[0], strings.Replace(b[0], b[2], out, 1), 1)
-			continue
-		}
-		t.Errorf("docs/teaching.md shows output of electsim %s that it no longer prints (go test -update rewrites it)", b[1])
-	}
-	if goldenfile.Updating() && text != string(doc) {
-		if err := os.WriteFile(page, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	text := checkOutputBlocks(t, "../../docs/teaching.md", 1)
 	for file, args := range map[string]string{
 		"bully-recovery.svg":             "run bully-recovery --svg -",
 		"bully-recovery-split-brain.svg": "run bully-recovery --svg - --from 1190ms --to 1230ms --kinds all",
