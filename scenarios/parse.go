@@ -230,27 +230,10 @@ func (p *fileParser) header(lp *parser) {
 		if !p.once(lp, t) {
 			return
 		}
-		var ids []algo.ID
-		seen := map[algo.ID]bool{}
-		for u := lp.next(); u != nil && lp.err == nil; u = lp.next() {
-			if u.kind == tComma {
-				continue
-			}
-			id := lp.node(u)
-			if lp.err != nil {
-				return
-			}
-			if seen[id] {
-				lp.fail(u, "node %d is named twice: ids are distinct", id)
-				return
-			}
-			seen[id] = true
-			ids = append(ids, id)
-		}
+		ids := lp.nodes("node ids in ring order, such as ids 3 7 1 9 4", map[algo.ID]bool{})
+		lp.end()
 		switch {
 		case lp.err != nil:
-		case len(ids) == 0:
-			lp.fail(nil, "expected node ids in ring order, such as ids 3 7 1 9 4")
 		case len(ids) > MaxNodes:
 			lp.fail(t, "at most %d nodes", MaxNodes)
 		default:
