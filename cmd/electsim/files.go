@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -115,7 +116,7 @@ func (o *outFile) Commit() error {
 		err = os.Rename(o.Name(), o.dest)
 	}
 	if err != nil {
-		return fmt.Errorf("writing %s: %v", o.dest, err)
+		return fmt.Errorf("writing %s: %v", o.dest, unwrapPath(err))
 	}
 	return nil
 }
@@ -128,10 +129,15 @@ func (o *outFile) Abort() {
 	}
 }
 
-// unwrapPath drops the temporary file's name from a *PathError.
+// unwrapPath drops the paths from a file operation's error — the temporary file's among them.
 func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var le *os.LinkError // a rename: it would name the temporary file
+	if errors.As(err, &le) {
+		return le.Err
 	}
 	return err
 }

@@ -473,3 +473,25 @@ func TestFlagsOverExpectations(t *testing.T) {
 		}
 	}
 }
+
+// An output whose rename into place fails — something took its place meanwhile — says which
+// file and why, never the temporary file's name, and leaves no temporary file behind.
+func TestOutFileRenameFails(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "t.jsonl")
+	temp := &tempFiles{}
+	o, err := createOut("--trace", dest, temp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dest, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = o.Commit()
+	if err == nil || strings.Contains(err.Error(), ".tmp") || !strings.HasPrefix(err.Error(), "writing "+dest+": ") {
+		t.Fatalf("got %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left %v in the directory", entries)
+	}
+}
