@@ -27,6 +27,15 @@ func wantSend(t *testing.T, env *fakeEnv, want Message) {
 	}
 }
 
+// answers hands node l the message in and checks that it answers with want alone; then it
+// clears what env recorded.
+func answers(t *testing.T, l *Lease, env *fakeEnv, in, want Message) {
+	t.Helper()
+	l.Receive(env, in)
+	wantSend(t, env, want)
+	env.Clear()
+}
+
 func TestLeaseRoles(t *testing.T) {
 	info, err := Lookup("lease")
 	if err != nil {
@@ -57,22 +66,14 @@ func TestLeaseLockServiceGrantsOneAtATime(t *testing.T) {
 		t.Fatalf("last token on disk %d, want 1", env.Disk[diskLastToken])
 	}
 	env.Clear()
-	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 1, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 2, 1, 0)) // DENY(1): 1 holds it
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindAcquire, 2, 4, 1, 0), leaseMsg(KindDeny, 4, 2, 1, 0)) // DENY(1): 1 holds it
 	// The holder renews at 110ms: until 410ms. A RENEW from anyone else is denied.
 	env.now = 110 * ms
-	l.Receive(env, leaseMsg(KindRenew, 1, 4, 2, 0))
-	wantSend(t, env, leaseMsg(KindGrant, 4, 1, 2, 1))
-	env.Clear()
-	l.Receive(env, leaseMsg(KindRenew, 3, 4, 7, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 3, 1, 0))
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindRenew, 1, 4, 2, 0), leaseMsg(KindGrant, 4, 1, 2, 1))
+	answers(t, l, env, leaseMsg(KindRenew, 3, 4, 7, 0), leaseMsg(KindDeny, 4, 3, 1, 0))
 	// Still held just before 410ms; free at 410ms, and the next lease gets token 2.
 	env.now = 409 * ms
-	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 3, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 2, 1, 0))
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindAcquire, 2, 4, 3, 0), leaseMsg(KindDeny, 4, 2, 1, 0))
 	env.now = 410 * ms
 	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 4, 0))
 	wantSend(t, env, leaseMsg(KindGrant, 4, 2, 4, 2))
@@ -81,9 +82,7 @@ func TestLeaseLockServiceGrantsOneAtATime(t *testing.T) {
 	}
 	env.Clear()
 	// The old holder's late RENEW is denied: its lease is gone.
-	l.Receive(env, leaseMsg(KindRenew, 1, 4, 5, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 1, 2, 0))
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindRenew, 1, 4, 5, 0), leaseMsg(KindDeny, 4, 1, 2, 0))
 	// The holder asking again keeps its token.
 	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 5, 0))
 	wantSend(t, env, leaseMsg(KindGrant, 4, 2, 5, 2))
@@ -100,13 +99,9 @@ func TestLeaseLockServiceRecovers(t *testing.T) {
 	env.Clear()
 	env.now = 50 * ms
 	l.Start(env)
-	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 1, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 2, 0, 0))
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindAcquire, 2, 4, 1, 0), leaseMsg(KindDeny, 4, 2, 0, 0))
 	env.now = 349 * ms
-	l.Receive(env, leaseMsg(KindRenew, 1, 4, 3, 0))
-	wantSend(t, env, leaseMsg(KindDeny, 4, 1, 0, 0))
-	env.Clear()
+	answers(t, l, env, leaseMsg(KindRenew, 1, 4, 3, 0), leaseMsg(KindDeny, 4, 1, 0, 0))
 	env.now = 350 * ms
 	l.Receive(env, leaseMsg(KindAcquire, 2, 4, 2, 0))
 	wantSend(t, env, leaseMsg(KindGrant, 4, 2, 2, 2))
@@ -123,9 +118,7 @@ func TestLeaseResourceFencing(t *testing.T) {
 		t.Run(fencing, func(t *testing.T) {
 			l, env := leaseNode(t, 5, "fencing="+fencing)
 			l.Start(env)
-			l.Receive(env, leaseMsg(KindWrite, 2, 5, 0, 2))
-			wantSend(t, env, leaseMsg(KindAccept, 5, 2, 0, 2))
-			env.Clear()
+			answers(t, l, env, leaseMsg(KindWrite, 2, 5, 0, 2), leaseMsg(KindAccept, 5, 2, 0, 2))
 			l.Receive(env, leaseMsg(KindWrite, 2, 5, 0, 2)) // the same token again is fine
 			wantSend(t, env, leaseMsg(KindAccept, 5, 2, 0, 2))
 			env.Clear()
