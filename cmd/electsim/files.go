@@ -54,19 +54,22 @@ func (t *tempFiles) removeAll() {
 	t.names = nil
 }
 
-// onInterrupt removes the temporary files and exits 130 when the user presses ctrl+c (or the
-// process is told to terminate). The returned function stops watching.
+// onInterrupt removes the temporary files and exits when the process is interrupted (ctrl+c),
+// told to terminate, hung up on (its terminal closed) or finds its output pipe closed (| head):
+// with 128 + the signal's number, as a shell reports it. The returned function stops watching.
 func (t *tempFiles) onInterrupt() (stop func()) {
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-sig:
+		case s := <-sig:
 			t.removeAll()
-			// Start a fresh line: a progress bar may be on this one.
-			fmt.Fprintln(os.Stderr, "\r\x1b[Kelectsim: interrupted; no partial file was left")
-			os.Exit(130)
+			if s != syscall.SIGPIPE { // nobody reads a closed pipe's other end
+				// Start a fresh line: a progress bar may be on this one.
+				fmt.Fprintln(os.Stderr, "\r\x1b[Kelectsim: interrupted; no partial file was left")
+			}
+			os.Exit(128 + int(s.(syscall.Signal)))
 		case <-done:
 		}
 	}()
