@@ -37,7 +37,11 @@ func LoadBundled(name string) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no bundled scenario called %q (electsim scenarios lists them)", name)
 	}
-	return Parse(name+".scn", src)
+	sc, err := Parse(name+".scn", src)
+	if sc != nil {
+		sc.bundled = true
+	}
+	return sc, err
 }
 
 // BundledSource returns the text of the bundled scenario called name.

@@ -29,8 +29,9 @@ type Scenario struct {
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
 
-	file string // the file Parse read it from, and its text: for Recheck
-	src  []byte
+	file    string // the file Parse read it from, and its text: for Recheck
+	src     []byte
+	bundled bool // read from the library, not a file
 }
 
 // Setting is a `set KEY VALUE` line.
@@ -114,6 +115,15 @@ func FromConfig(name string, cfg sim.Config) *Scenario {
 		sc.Actions = append(sc.Actions, Step{Action: a})
 	}
 	return sc
+}
+
+// File returns the path of the file the scenario was read from: "" for a bundled one or one
+// built by a program.
+func (s *Scenario) File() string {
+	if s.bundled {
+		return ""
+	}
+	return s.file
 }
 
 // Members returns the scenario's nodes, for checking the ids an action names.

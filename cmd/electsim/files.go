@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 )
@@ -165,4 +167,31 @@ func followLinks(path string) string {
 		path = to
 	}
 	return path
+}
+
+// distinctOutputs checks that no two outputs (flag → path; "" and "-" are not files) name one
+// file, and that none is the scenario being run (scenario; "" for none or a bundled one).
+func distinctOutputs(scenario string, outputs map[string]string) error {
+	same := func(a, b string) bool {
+		a, b = followLinks(a), followLinks(b)
+		aa, err1 := filepath.Abs(a)
+		ba, err2 := filepath.Abs(b)
+		return err1 == nil && err2 == nil && aa == ba
+	}
+	flags := slices.Sorted(maps.Keys(outputs))
+	for i, f := range flags {
+		path := outputs[f]
+		if path == "" || path == "-" {
+			continue
+		}
+		if scenario != "" && same(path, scenario) {
+			return usagef("%s %s: that is the scenario being run; write to another file", f, path)
+		}
+		for _, g := range flags[i+1:] {
+			if other := outputs[g]; other != "" && other != "-" && same(path, other) {
+				return usagef("%s %s: %s writes there too; give each output a file of its own", g, other, f)
+			}
+		}
+	}
+	return nil
 }

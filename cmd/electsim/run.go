@@ -128,11 +128,12 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	if err != nil {
 		return err
 	}
-	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
-	}
 	dg, err := df.prepare(fs, cfg, sc)
 	if err != nil {
+		return err
+	}
+	outputs := map[string]string{"--trace": of.trace, "--svg": df.svg, "--mermaid": df.mermaid, "--shiviz": df.shiviz}
+	if err := distinctOutputs(sc.File(), outputs); err != nil {
 		return err
 	}
 	if flag := dg.toStdout(); flag != "" {
@@ -179,6 +180,12 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		return usagef("%v", err)
 	}
 	defer s.Close()
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+	}
+	for _, n := range rf.notes {
+		fmt.Fprintf(stderr, "electsim: note: %s\n", n)
+	}
 	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
 	if showTimeline {
 		if sc.Title != "" {

@@ -25,6 +25,8 @@ type runFlags struct {
 	algo, nodes, ids, seed, delay, drop, fifo, runFor, engine string
 	sets, ats                                                 []string
 	noColor                                                   bool
+
+	notes []string // what apply left out of the scenario, for the user to be told
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -72,7 +74,8 @@ func (b *boolFlag) Type() string     { return "bool" }
 func (b *boolFlag) IsBoolFlag() bool { return true }
 
 // apply returns the run sc describes with the given flags applied, or a usage error naming the
-// flag (or the line of sc that the flags make wrong).
+// flag (or the line of sc that the flags make wrong). With --algo naming another algorithm, it
+// leaves sc's expectations out, and says so in f.notes.
 func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config, error) {
 	base := sc.Config()
 	cfg := base
@@ -86,7 +89,13 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, usagef("--algo %s: %v", f.algo, err)
 		}
 		if cfg.Algorithm == nil || a.Name != cfg.Algorithm.Name {
-			cfg.Params = algo.Params{} // another algorithm's parameters mean nothing here
+			// Another algorithm's parameters and expectations mean nothing here.
+			cfg.Params = algo.Params{}
+			if len(sc.Expects) > 0 {
+				f.notes = append(f.notes, fmt.Sprintf("the %d expectations of %s are left out: they were written for %s, not %s",
+					len(sc.Expects), sc.Name, sc.Algorithm, a.Name))
+				sc.Expects = nil
+			}
 		}
 		cfg.Algorithm = a
 	}

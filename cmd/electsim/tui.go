@@ -53,6 +53,9 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
 	}
+	for _, n := range rf.notes {
+		fmt.Fprintf(stderr, "electsim: note: %s\n", n)
+	}
 	if sc.Name == "" {
 		sc = nil // a run the flags describe: no title, narration nor expectations of its own
 	}
