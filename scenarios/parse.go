@@ -63,7 +63,7 @@ func (s *Scenario) Recheck(o Override) error {
 func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	sc := New(strings.TrimSuffix(filepath.Base(file), ".scn"))
 	sc.file, sc.src = file, src
-	p := &fileParser{file: file, sc: sc, seen: map[string]int{}, override: o}
+	p := &fileParser{file: file, sc: sc, seen: map[string]int{}, override: o, broken: map[string]bool{}}
 	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
 
 	// First the directives that say what the run is, wherever they are: the actions and
@@ -90,6 +90,9 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 			continue
 		}
 		p.header(lp)
+		if lp.err != nil {
+			p.broken[t.text] = true
+		}
 		p.collect(lp)
 	}
 	if o != nil {
@@ -109,6 +112,9 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	members := NewMembers(sc.IDs)
 	if p.flagged {
 		members.by = o.NodesFlag
+	}
+	if !p.flagged && (p.broken["nodes"] || p.broken["ids"]) {
+		members = nil // which nodes there are is not known: no line is judged by them
 	}
 	for _, lp := range later {
 		lp.members = members
@@ -150,8 +156,9 @@ type fileParser struct {
 	seen     map[string]int // directive → the line it was first given on
 	runLine  int
 	errs     ErrorList
-	override *Override // the flags of a run, in place of some directives (Recheck)
-	flagged  bool      // the nodes are the flags' (say so when a line names another)
+	override *Override       // the flags of a run, in place of some directives (Recheck)
+	flagged  bool            // the nodes are the flags' (say so when a line names another)
+	broken   map[string]bool // directives whose line is wrong: the lines that depend on them are not judged by them
 }
 
 // apply puts o's values in place of the file's directives.
@@ -340,7 +347,7 @@ func (p *fileParser) at(lp *parser) {
 		return
 	}
 	a.At = when
-	if when > p.sc.RunFor {
+	if when > p.sc.RunFor && !p.broken["run"] {
 		lp.fail(t, "at %s is after the end of the run (%s%s); lengthen the run or move the action",
 			algo.FormatDuration(when), algo.FormatDuration(p.sc.RunFor), p.runAt())
 		return
@@ -379,7 +386,7 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 			lp.next()
 			at := lp.peek()
 			e.By = lp.duration("a time, such as by 500ms")
-			if lp.err == nil && e.By > p.sc.RunFor {
+			if lp.err == nil && e.By > p.sc.RunFor && !p.broken["run"] {
 				lp.fail(at, "by %s is after the end of the run (%s%s)", algo.FormatDuration(e.By),
 					algo.FormatDuration(p.sc.RunFor), p.runAt())
 			}

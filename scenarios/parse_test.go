@@ -281,3 +281,22 @@ func TestParseTooFewNodes(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A wrong nodes, ids or run line is the one mistake: the lines that name nodes or times are
+// not judged by a directive that did not parse (no "unknown node 7" for `ids 3 7 3`).
+func TestNoFollowOnMistakes(t *testing.T) {
+	for src, want := range map[string]string{
+		"ids 3 7 3\nat 1s crash 7\n":                      "f.scn:1:9: node 3 is named twice",
+		"ids 3 7 x\nat 1s crash 7\nexpect leader 7\n":     `f.scn:1:9: expected a node id (a positive whole number), got "x"`,
+		"nodes 0\nat 1s crash 9\n":                        `f.scn:1:7: expected a number of nodes from 1 to 200000, got "0"`,
+		"run abc\nat 1s crash 1\nexpect leader 5 by 2s\n": `f.scn:1:5: expected a duration such as 250us, 40ms, 1.5s or 2m, got "abc"`,
+		"run 1000001h\nat 1s crash 1\n":                   "f.scn:1:5: 1000001h is too long: durations go up to 1000h",
+		// A good run line still judges the times.
+		"run 1s\nat 2s crash 1\n": "f.scn:2:4: at 2s is after the end of the run (1s, set at line 1); lengthen the run or move the action",
+	} {
+		_, err := Parse("f.scn", []byte(src))
+		if err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", src, err, want)
+		}
+	}
+}
