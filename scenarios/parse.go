@@ -89,9 +89,10 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 			later = append(later, lp)
 			continue
 		}
+		seen := len(p.seen)
 		p.header(lp)
-		if lp.err != nil {
-			p.broken[t.text] = true
+		if lp.err != nil && len(p.seen) > seen {
+			p.broken[t.text] = true // its first line, and wrong (a second one leaves the first in force)
 		}
 		p.collect(lp)
 	}
