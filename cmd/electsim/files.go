@@ -24,6 +24,19 @@ type outFile struct {
 	temp *tempFiles
 }
 
+// Write writes to the file; its error says why, without the temporary file's name ("no space
+// left on device"): the caller names the flag and the file asked for.
+func (o *outFile) Write(p []byte) (int, error) {
+	n, err := o.File.Write(p)
+	return n, unwrapPath(err)
+}
+
+// WriteString is Write for a string (io.WriteString would otherwise reach the file's own).
+func (o *outFile) WriteString(s string) (int, error) {
+	n, err := o.File.WriteString(s)
+	return n, unwrapPath(err)
+}
+
 // tempFiles remembers the temporary files in progress, so that an interrupt removes them.
 type tempFiles struct {
 	mu    sync.Mutex
