@@ -143,3 +143,24 @@ func TestFromConfig(t *testing.T) {
 		}
 	}
 }
+
+// Writing through a symbolic link writes its target and keeps the link.
+func TestWriteFileFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "real.scn"), filepath.Join(dir, "link.scn")
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.scn", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, "nodes 3\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "nodes 3\n" {
+		t.Errorf("target holds %q", got)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+}

@@ -554,7 +554,10 @@ func (m *Model) take(text string) error {
 		if !filepath.IsAbs(path) && m.opts.SaveDir != "" {
 			path = filepath.Join(m.opts.SaveDir, path)
 		}
-		if _, err := os.Stat(path); err == nil {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			m.say(fmt.Sprintf("%s is a folder: give a file name, such as session.scn", path), true)
+			return nil
+		} else if err == nil {
 			m.closeInput()
 			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {
 				m.save(path)

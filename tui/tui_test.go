@@ -1110,3 +1110,16 @@ func TestUserSayAndBreak(t *testing.T) {
 		t.Fatalf("break: at %v a %v record, at a break %v, message %q", last.At, last.Type, m.ss.atBreak(), m.message)
 	}
 }
+
+// Saving to a folder says so at once, without asking to replace it, and leaves the input open.
+func TestSaveToAFolder(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	if err := os.Mkdir(filepath.Join(m.opts.SaveDir, "lessons"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "s")
+	typeText(m, "lessons")
+	if m.ask != nil || !strings.Contains(m.message, "lessons is a folder: give a file name") {
+		t.Fatalf("ask %+v, message %q", m.ask, m.message)
+	}
+}
