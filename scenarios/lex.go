@@ -14,6 +14,7 @@ type Error struct {
 	File      string
 	Line, Col int
 	Msg       string
+	Hidden    int // on the last line of a long list: how many mistakes it stands for
 }
 
 // Error writes "file:line:col: msg", leaving out what is unknown.

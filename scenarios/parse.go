@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"electsim/algo"
 	"electsim/network"
@@ -27,6 +28,17 @@ func (l ErrorList) Error() string {
 		lines[i] = e.Error()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Count is how many mistakes the list reports: those shown and those it only counts.
+func (l ErrorList) Count() int {
+	n := len(l)
+	for _, e := range l {
+		if e.Hidden > 0 {
+			n += e.Hidden - 1
+		}
+	}
+	return n
 }
 
 // directives lists the words a line can start with, for error messages.
@@ -64,7 +76,12 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	sc := New(strings.TrimSuffix(filepath.Base(file), ".scn"))
 	sc.file, sc.src = file, src
 	p := &fileParser{file: file, sc: sc, seen: map[string]int{}, override: o, broken: map[string]bool{}}
-	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	text := strings.TrimPrefix(string(src), "\ufeff") // a byte order mark, as some editors write
+	if line, col, ok := invalidUTF8(text); ok {
+		return nil, ErrorList{{File: file, Line: line, Col: col,
+			Msg: "this is not UTF-8 text: a scenario is a text file (electsim scenarios --show NAME prints one)"}}
+	}
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 
 	// First the directives that say what the run is, wherever they are: the actions and
 	// expectations are checked against them.
@@ -144,10 +161,50 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 		})
 		for _, e := range p.errs {
 			e.File = file
+			e.Msg = shorten(e.Msg)
+		}
+		if n := len(p.errs) - maxErrors; n > 0 {
+			next := p.errs[maxErrors]
+			p.errs = append(p.errs[:maxErrors:maxErrors], &Error{File: file, Line: next.Line, Col: next.Col, Hidden: n,
+				Msg: fmt.Sprintf("and %d more mistakes from here on, not shown: mend these first", n)})
 		}
 		return nil, p.errs
 	}
 	return sc, nil
+}
+
+// maxErrors is how many mistakes a file reports at most: a file that is not a scenario at all
+// would otherwise fill the terminal.
+const maxErrors = 30
+
+// shorten cuts a message quoting a very long word down to a readable length.
+func shorten(msg string) string {
+	const max = 200
+	if utf8.RuneCountInString(msg) <= max {
+		return msg
+	}
+	r := []rune(msg)
+	return string(r[:max]) + "…"
+}
+
+// invalidUTF8 returns the line and column (in runes) of the first byte of text that is not
+// UTF-8, if there is one.
+func invalidUTF8(text string) (line, col int, ok bool) {
+	if utf8.ValidString(text) {
+		return 0, 0, false
+	}
+	line, col = 1, 1
+	for i, r := range text {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
+			return line, col, true
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+	}
+	return line, col, true
 }
 
 // fileParser holds what is known of the scenario while its lines are read.

@@ -2,10 +2,12 @@ package scenarios
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -298,5 +300,32 @@ func TestNoFollowOnMistakes(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%q:\n got %v\nwant %s", src, err, want)
 		}
+	}
+}
+
+// What is not a scenario says so once: a file that is not UTF-8 (a binary, say) at its first
+// bad byte; a very long word is cut short in the message; a long list of mistakes stops at 30
+// and counts the rest. A byte order mark is no mistake.
+func TestNotAScenario(t *testing.T) {
+	_, err := Parse("b.scn", []byte("title ok\nsay \xff\xfe x\n"))
+	if err == nil || err.Error() != "b.scn:2:5: this is not UTF-8 text: a scenario is a text file (electsim scenarios --show NAME prints one)" {
+		t.Errorf("not UTF-8: %v", err)
+	}
+	_, err = Parse("l.scn", []byte(strings.Repeat("x", 100_000)+"\n"))
+	if err == nil || utf8.RuneCountInString(err.Error()) > 250 || !strings.HasSuffix(err.Error(), "…") {
+		t.Errorf("a long word: %d runes: %.80s", utf8.RuneCountInString(err.Error()), err)
+	}
+	var many strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&many, "frob %d\n", i)
+	}
+	_, err = Parse("m.scn", []byte(many.String()))
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 31 || list.Count() != 40 ||
+		list[30].Error() != "m.scn:31:1: and 10 more mistakes from here on, not shown: mend these first" {
+		t.Errorf("40 mistakes: %d shown, %d counted, last %v", len(list), list.Count(), list[len(list)-1])
+	}
+	if _, err := Parse("bom.scn", []byte("\ufeffalgo ring\nnodes 3\n")); err != nil {
+		t.Errorf("byte order mark: %v", err)
 	}
 }

@@ -164,7 +164,7 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		for _, e := range mistakes.list {
 			fmt.Fprintln(stderr, e)
 		}
-		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(len(mistakes.list), "mistake"), mistakes.what)
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(mistakes.list.Count(), "mistake"), mistakes.what)
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed

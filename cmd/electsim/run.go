@@ -68,10 +68,7 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 		for _, e := range list {
 			fmt.Fprintln(stderr, e)
 		}
-		mistakes := "1 mistake"
-		if len(list) > 1 {
-			mistakes = fmt.Sprintf("%d mistakes", len(list))
-		}
+		mistakes := plural(list.Count(), "mistake")
 		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, arg)
 		return nil, reportedError{}
 	case err != nil:
