@@ -67,10 +67,14 @@ func (e Expectation) String() string {
 	return "expect ?"
 }
 
-// Properties lists the properties an expectation can name: those every run is judged by, and
-// the algorithm's own (info may be nil: then all algorithms').
+// Properties lists the properties an expectation can name: those every run is judged by (but
+// one-leader-per-term for an algorithm without terms), and the algorithm's own (info may be
+// nil: then all algorithms').
 func Properties(info *algo.Info) []string {
 	props := []string{sim.AtMostOneLeader, sim.OneLeaderPerTerm, sim.Agreement}
+	if info != nil && !info.Terms {
+		props = slices.DeleteFunc(props, func(p string) bool { return p == sim.OneLeaderPerTerm })
+	}
 	infos := []*algo.Info{info}
 	if info == nil {
 		infos = algo.Algorithms()

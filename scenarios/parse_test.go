@@ -129,7 +129,7 @@ set timeout=200ms
 		"bad.scn:14:15: unknown node 9 (nodes are 1..5)",
 		"bad.scn:15:17: bully sends no VOTE (its kinds are ELECTION, OK, COORDINATOR, HEARTBEAT)",
 		"bad.scn:16:8: bully has no terms, so one-leader-per-term does not apply to it",
-		`bad.scn:17:8: unknown expectation "happiness" (expected leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, at-most-one-leader, one-leader-per-term, agreement, violation PROPERTY)`,
+		`bad.scn:17:8: unknown expectation "happiness" (expected leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, at-most-one-leader, agreement, violation PROPERTY)`,
 		`bad.scn:18:1: unknown directive "frobnicate" (expected title, algo, nodes, ids, seed, delay, drop, fifo, set, run, at, expect)`,
 		"bad.scn:19:7: the delay of one link is an action: write it as at 0ms delay 1->2 ...",
 		"bad.scn:20:1: run given twice (first at line 9)",

@@ -106,7 +106,7 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 		case err != nil:
 			return nil, err
 		case t <= o.From:
-			return nil, usagef("--to %s: the window ends before it begins (--from %s); give a later time", d.to, algo.FormatDuration(o.From))
+			return nil, usagef("--to %s: the window must end after it begins (--from %s); give a later time", d.to, algo.FormatDuration(o.From))
 		}
 		o.To = t
 	}
@@ -179,6 +179,9 @@ func parseKinds(s string, a *algo.Info) ([]string, error) {
 	}
 	if len(fields) == 1 && strings.EqualFold(fields[0], "all") {
 		return slices.Clone(a.Kinds), nil
+	}
+	if slices.ContainsFunc(fields, func(f string) bool { return strings.EqualFold(f, "all") }) {
+		return nil, usagef("--kinds %s: all stands alone: give all, or the kinds (%s)", s, choices)
 	}
 	var kinds []string
 	for _, f := range fields {

@@ -97,7 +97,10 @@ func (t *tempFiles) onInterrupt() (stop func()) {
 // createOut opens dest for writing; flag names the flag that asked for it, for the error.
 func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
 	if dest == "" {
-		return nil, usagef("%s needs a file name (or - for stdout)", flag)
+		if flag == "--trace" { // the only output of these that may go to stdout
+			return nil, usagef("%s needs a file name (or - for stdout)", flag)
+		}
+		return nil, usagef("%s needs a file name", flag)
 	}
 	target := followLinks(dest)
 	if fi, err := os.Stat(target); err == nil {

@@ -62,6 +62,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--trace", "-", "--json"}, "electsim run: --trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl"},
 		{[]string{"run", "--set", "timeout=1ms", "--set", "timeout=2ms"}, "electsim run: --set timeout=2ms: timeout is set twice (--set timeout=1ms first); give each parameter once"},
 		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "ELECTION,,OK"}, "electsim run: --kinds ELECTION,,OK: an empty item between commas; expected message kinds of bully (ELECTION, OK, COORDINATOR, HEARTBEAT), or all"},
+		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss)"},
+		{[]string{"check", "--faults", "crash", "--out", ""}, "electsim check: --out needs a file name"},
+		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "all,OK"}, "electsim run: --kinds all,OK: all stands alone: give all, or the kinds (ELECTION, OK, COORDINATOR, HEARTBEAT)"},
 		{[]string{"check", "--property", "foo"}, `electsim check: --property foo: unknown property "foo" (choose one of at-most-one-leader, agreement, eventual-leader)`},
 		// Flags that make actions of a scenario wrong: every such line, at its place. (Its
 		// expectations are judged on the run: one the flags make impossible fails.)

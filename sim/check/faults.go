@@ -59,7 +59,10 @@ func ParseFaults(s string) (Faults, error) {
 				found = true
 			}
 		}
-		if !found {
+		switch {
+		case !found && word == "none":
+			return 0, fmt.Errorf("none stands alone: give none, or fault classes (%s)", strings.Join(FaultNames(), ", "))
+		case !found:
 			return 0, fmt.Errorf("unknown fault class %q (choose from %s, or none)", word, strings.Join(FaultNames(), ", "))
 		}
 	}
