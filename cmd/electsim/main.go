@@ -125,10 +125,16 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		args = []string{args[1], "-h"} // electsim help run = electsim run -h
 	}
 	switch {
+	case len(args) > 2 && args[0] == "help":
+		err = usagef("help takes one command, e.g. electsim help run; got %q", args[1:])
 	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
 		topUsage(stdout)
 		return exitOK
-	case len(args) == 1 && (args[0] == "--version" || args[0] == "version"):
+	case len(args) > 0 && (args[0] == "--version" || args[0] == "version"):
+		if len(args) > 1 {
+			err = usagef("%s takes nothing else, got %q", args[0], args[1:])
+			break
+		}
 		fmt.Fprintln(stdout, version())
 		return exitOK
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
