@@ -25,7 +25,7 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (see -h)", fs.Arg(0))
 	}
-	if showSource != "" {
+	if fs.Changed("show") {
 		src, err := scenarios.BundledSource(showSource)
 		if err != nil {
 			return usagef("--show %s: no bundled scenario called %q (electsim scenarios lists them)", showSource, showSource)

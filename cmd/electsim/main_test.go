@@ -62,6 +62,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--trace", "-", "--json"}, "electsim run: --trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl"},
 		{[]string{"run", "--set", "timeout=1ms", "--set", "timeout=2ms"}, "electsim run: --set timeout=2ms: timeout is set twice (--set timeout=1ms first); give each parameter once"},
 		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "ELECTION,,OK"}, "electsim run: --kinds ELECTION,,OK: an empty item between commas; expected message kinds of bully (ELECTION, OK, COORDINATOR, HEARTBEAT), or all"},
+		{[]string{"scenarios", "--show", ""}, `electsim scenarios: --show : no bundled scenario called "" (electsim scenarios lists them)`},
 		{[]string{"--version", "-q"}, `electsim: --version takes nothing else, got ["-q"]`},
 		{[]string{"help", "run", "extra"}, `electsim: help takes one command, e.g. electsim help run; got ["run" "extra"]`},
 		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss)"},
