@@ -123,7 +123,9 @@ func TestLeaseFencingRandomSchedules(t *testing.T) {
 // Without pauses, a lease keeps at most one leader under every other fault: the holder's lease
 // runs from when it asked, so it always runs out, by its own clock, before the lock service's
 // copy — as long as the clock keeps running. Also after the lock service crashes, since it then
-// waits a whole TTL before granting again.
+// waits a whole TTL before granting again. Writes stay in token order only with fencing: a
+// delay can hold an old holder's write back until after the next holder's (the matrix leaves
+// that cell open).
 func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(3, 7).Draw(t, "nodes")
@@ -131,7 +133,8 @@ func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 		cfg.Seed = rapid.Uint64().Draw(t, "seed")
 		cfg.RunFor = 3 * time.Second
 		cfg.Network.FIFO = rapid.Bool().Draw(t, "fifo")
-		cfg.Params = algo.Params{"fencing": {On: rapid.Bool().Draw(t, "fencing")}}
+		fencing := rapid.Bool().Draw(t, "fencing")
+		cfg.Params = algo.Params{"fencing": {On: fencing}}
 		for _, a := range genSchedule(t, cfg.IDs, cfg.RunFor) {
 			if a.Op != sim.Pause {
 				cfg.Actions = append(cfg.Actions, a)
@@ -139,7 +142,11 @@ func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 		}
 		cfg.Engine = sim.Inline
 		sum := run(t, cfg)
-		for _, name := range []string{sim.AtMostOneLeader, algo.PropNoStaleWrite} {
+		props := []string{sim.AtMostOneLeader}
+		if fencing {
+			props = append(props, algo.PropNoStaleWrite)
+		}
+		for _, name := range props {
 			if p, _ := sum.Property(name); !p.Holds {
 				t.Fatalf("%s: %s\nseed %d, %d nodes, params %v, schedule:%s",
 					name, describeViolations(sum), cfg.Seed, n, cfg.Params, schedule(cfg.Actions))
