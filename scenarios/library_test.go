@@ -164,3 +164,48 @@ func TestWriteFileFollowsLinks(t *testing.T) {
 		t.Errorf("the link was replaced: %v %v", fi, err)
 	}
 }
+
+// Every kind of expectation fails when the run does not bear it out: the negation of each of
+// the bundled expectations above, on the same runs, fails — and the checker says why.
+func TestExpectationsFail(t *testing.T) {
+	for name, lines := range map[string][]string{
+		"bully-partition": {
+			"expect no split-brain",       // there was one
+			"expect messages ELECTION 18", // 19 were sent
+			"expect messages ELECTION <= 18",
+			"expect messages ELECTION >= 20",
+			"expect leader 4 by 400ms", // 5 leads
+			"expect leader 4",
+		},
+		"lease-pause-no-fencing": {
+			"expect no-stale-write", // a stale write was accepted
+			"expect violation one-leader-per-term",
+			"expect messages REJECT >= 1",
+		},
+		"gc-pause-split-brain": {
+			"expect violation agreement", // the nodes agree at the end
+		},
+	} {
+		sc, err := LoadBundled(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := BundledSource(name)
+		text := string(src) + "\n" + strings.Join(lines, "\n") + "\n"
+		sc2, err := Parse(name+".scn", []byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		exps := sc2.Expects[len(sc.Expects):]
+		s, err := sim.New(sc2.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, results := Play(s, exps, nil)
+		for i, r := range results {
+			if r.OK || r.Detail == "" {
+				t.Errorf("%s: %s held (%q), want it to fail", name, lines[i], r.Detail)
+			}
+		}
+	}
+}
