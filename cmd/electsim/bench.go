@@ -193,29 +193,35 @@ Examples:
 			return fmt.Errorf("--svg %s: %v", *svg, err)
 		}
 	}
+	if asJSON {
+		if err := writeBenchJSON(stdout, results); err != nil {
+			return err
+		}
+		return benchVerdict(stderr, p, results, true)
+	}
+	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
+	return benchVerdict(stdout, p, results, false)
+}
+
+// benchVerdict says which counts differ from their theory, if any — after the table, or on
+// stderr after the JSON — and then returns failedError (exit 1).
+func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) error {
 	var misses []string
 	for _, r := range results {
 		for _, m := range r.Misses() {
 			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, bench.Thousands(int64(r.Nodes)), r.Engine, m))
 		}
 	}
-	if asJSON {
-		if err := writeBenchJSON(stdout, results); err != nil {
-			return err
-		}
-		if len(misses) > 0 {
-			fmt.Fprintf(stderr, "electsim bench: a count differs from the theory: %s\n", strings.Join(misses, "; "))
-			return failedError{}
-		}
+	switch {
+	case len(misses) == 0:
 		return nil
-	}
-	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
-	if len(misses) > 0 {
-		fmt.Fprintf(stdout, "\n%s a count differs from the theory — a bug in the algorithm, the engine or the oracle: %s\n",
+	case asJSON:
+		fmt.Fprintf(w, "electsim bench: a count differs from the theory: %s\n", strings.Join(misses, "; "))
+	default:
+		fmt.Fprintf(w, "\n%s a count differs from the theory — a bug in the algorithm, the engine or the oracle: %s\n",
 			p.Red("✗"), strings.Join(misses, "; "))
-		return failedError{}
 	}
-	return nil
+	return failedError{}
 }
 
 // benchChildEnv makes `electsim bench` a child that measures one election and prints it as

@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+
+	"electsim/sim"
+	"electsim/sim/bench"
 )
 
 // bench --json: counts equal to the theory for Bully and the ring, on both engines, and the
@@ -102,5 +106,24 @@ func TestBenchBudget(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "5,000 nodes, inline: not run: it would send about 24,995,000 messages (n(n−1)), more than the 20,000,000 allowed") ||
 		!strings.Contains(out, "not run") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// A count that differs from its theory is said, after the table or on stderr after the JSON,
+// and exits 1; counts that agree say nothing.
+func TestBenchVerdict(t *testing.T) {
+	r := bench.Result{Algorithm: "ring", Nodes: 1000, Engine: sim.Inline, Steps: 1,
+		Kinds: []string{"ELECTION", "ELECTED"}, Sent: []int64{7654, 999},
+		Theory: []bench.Theory{{Kind: "ELECTION", Exact: 7654}, {Kind: "ELECTED", Exact: 1000}}}
+	var out strings.Builder
+	err := benchVerdict(&out, palette{}, []bench.Result{r}, false)
+	if !errors.As(err, new(failedError)) ||
+		out.String() != "\n✗ a count differs from the theory — a bug in the algorithm, the engine or the oracle: ring, 1,000 nodes, inline engine: ELECTED 999 ≠ 1,000\n" {
+		t.Errorf("a miss: %v, %q", err, out.String())
+	}
+	out.Reset()
+	r.Sent[1] = 1000
+	if err := benchVerdict(&out, palette{}, []bench.Result{r}, true); err != nil || out.Len() != 0 {
+		t.Errorf("no miss: %v, %q", err, out.String())
 	}
 }

@@ -205,10 +205,9 @@ func MeasureMatrix(opts MatrixOptions) (*Matrix, error) {
 // Agrees reports whether every cell agrees with the theory.
 func (m *Matrix) Agrees() bool {
 	for _, row := range m.Cells {
-		if !slices.ContainsFunc(row, func(c Cell) bool { return !c.Agrees() }) {
-			continue
+		if slices.ContainsFunc(row, func(c Cell) bool { return !c.Agrees() }) {
+			return false
 		}
-		return false
 	}
 	return true
 }

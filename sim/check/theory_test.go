@@ -93,3 +93,27 @@ func eachCell(t *testing.T, v Verdict, f func(t *testing.T, row Row, column Colu
 		}
 	}
 }
+
+// A cell agrees with the theory when a ✓ held and a ✗ broke; an open cell agrees either way. A
+// matrix with one cell that disagrees does not agree.
+func TestCellAgrees(t *testing.T) {
+	held, broke := Result{Runs: 10}, Result{Runs: 10, Failed: 1}
+	for _, c := range []struct {
+		theory Verdict
+		result Result
+		want   bool
+	}{
+		{Holds, held, true}, {Holds, broke, false},
+		{Breaks, broke, true}, {Breaks, held, false},
+		{Open, held, true}, {Open, broke, true},
+	} {
+		cell := Cell{Theory: c.theory, Result: c.result}
+		if cell.Agrees() != c.want {
+			t.Errorf("theory %s, %d failed: agrees %v", c.theory, c.result.Failed, !c.want)
+		}
+		m := Matrix{Cells: [][]Cell{{{Theory: Holds, Result: held}}, {{Theory: Breaks, Result: broke}, cell}}}
+		if m.Agrees() != c.want {
+			t.Errorf("a matrix with the cell (theory %s, %d failed): agrees %v", c.theory, c.result.Failed, !c.want)
+		}
+	}
+}
