@@ -26,9 +26,24 @@ func TestOneLeaderPerTermCatchesTwoLeadersOfATerm(t *testing.T) {
 	if p, _ := sum.Property(sim.OneLeaderPerTerm); !p.Applies || p.Holds {
 		t.Errorf("property %+v, want applies and violated", p)
 	}
-	// Three leaders at once is also an at-most-one-leader violation, open until the end.
+	// Three leaders at once is also an at-most-one-leader violation, open until the end, naming
+	// all three.
 	if p, _ := sum.Property(sim.AtMostOneLeader); p.Holds {
 		t.Error("three simultaneous leaders not caught by at-most-one-leader")
+	}
+	if i := slices.IndexFunc(sum.Violations, func(v sim.Violation) bool { return v.Property == sim.AtMostOneLeader }); i < 0 ||
+		!slices.Equal(sum.Violations[i].Nodes, []algo.ID{1, 2, 3}) {
+		t.Errorf("at-most-one-leader violations %v, want nodes 1, 2 and 3", sum.Violations)
+	}
+
+	// A leader that moves on to a term another node leads already breaks it too.
+	cfg = sim.DefaultConfig(claimerInfo(map[algo.ID]uint64{1: 7, 2: 8}), 4)
+	cfg.Actions = []sim.Action{{At: 5 * ms, Op: sim.Elect, Nodes: []algo.ID{1}}}
+	cfg.RunFor = 10 * ms
+	sum = run(t, cfg)
+	if i := slices.IndexFunc(sum.Violations, func(v sim.Violation) bool { return v.Property == sim.OneLeaderPerTerm }); i < 0 ||
+		!slices.Equal(sum.Violations[i].Nodes, []algo.ID{1, 2}) || sum.Violations[i].From != 5*ms {
+		t.Errorf("one-leader-per-term violations %v, want nodes 1 and 2 at 5ms (1 moved on to term 8)", sum.Violations)
 	}
 
 	cfg = sim.DefaultConfig(claimerInfo(map[algo.ID]uint64{1: 7}), 4)

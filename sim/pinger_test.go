@@ -89,7 +89,11 @@ func (n *claimer) Start(env algo.Env) {
 }
 func (n *claimer) Receive(env algo.Env, m algo.Message) {}
 func (n *claimer) Timer(env algo.Env, name string)      {}
-func (n *claimer) Elect(env algo.Env)                   {}
+func (n *claimer) Elect(env algo.Env) {
+	if n.st.Status == algo.Leader {
+		n.st.Term++ // a leader that moves on to the next term, and leads it too
+	}
+}
 func (n *claimer) State() algo.State                    { return n.st }
 
 // looper is a broken algorithm: node 1 sends itself a message with no delay, for ever.
