@@ -146,12 +146,34 @@ func TestBullyPartitionShrinks(t *testing.T) {
 	if len(res.Failures) < 5 {
 		t.Fatalf("%d failures, want 5", len(res.Failures))
 	}
+	fewerNodes, earlier := 0, 0
 	for _, f := range res.Failures {
 		cx := c.Shrink(f)
 		if n := cx.Schedule.Size().Actions; n > 3 {
 			t.Errorf("run %d (seed %d) shrank from %v to %v:\n%s", f.Run, f.Seed, f.Schedule.Size(), cx.Schedule.Size(), lines(cx.Schedule.Actions))
 		}
+		if cx.Schedule.Size().Nodes < f.Schedule.Size().Nodes {
+			fewerNodes++
+		}
+		if firstFault(cx.Schedule.Actions) < firstFault(f.Schedule.Actions) {
+			earlier++
+		}
 	}
+	// Two leaders need no more than two nodes, and the partition need not wait.
+	if fewerNodes == 0 || earlier == 0 {
+		t.Errorf("of %d counterexamples %d shrank to fewer nodes and %d to an earlier partition, want some of each",
+			len(res.Failures), fewerNodes, earlier)
+	}
+}
+
+// firstFault is the time of the schedule's first partition.
+func firstFault(as []sim.Action) time.Duration {
+	for _, a := range as {
+		if a.Op == sim.Partition {
+			return a.At
+		}
+	}
+	return -1
 }
 
 // Every schedule ends with its faults undone: applying the closing logic once more to the whole
