@@ -94,7 +94,7 @@ func (n *claimer) Elect(env algo.Env) {
 		n.st.Term++ // a leader that moves on to the next term, and leads it too
 	}
 }
-func (n *claimer) State() algo.State                    { return n.st }
+func (n *claimer) State() algo.State { return n.st }
 
 // looper is a broken algorithm: node 1 sends itself a message with no delay, for ever.
 type looper struct{ id algo.ID }
