@@ -302,23 +302,38 @@ func TestTraceFile(t *testing.T) {
 
 // A trace that cannot be written leaves nothing behind, not even part of a file.
 func TestTraceUnwritable(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o500); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chmod(dir, 0o700)
-	if f, err := os.Create(filepath.Join(dir, "probe")); err == nil {
-		f.Close()
-		t.Skip("running as a user who can write to a read-only directory (root?)")
-	}
+	dir, reason, left := unwritableDir(t)
 	path := filepath.Join(dir, "t.jsonl")
 	code, _, errOut := call("run", "--trace", path)
-	if code != 2 || !strings.Contains(errOut, "--trace "+path+": cannot write there: permission denied") {
+	if code != 2 || !strings.Contains(errOut, "--trace "+path+": cannot write there: "+reason) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("left %d files behind", len(entries))
+	if n := left(); n != 0 {
+		t.Errorf("left %d files behind", n)
 	}
+}
+
+// unwritableDir returns a folder nothing can be written in, why writing there fails, and a
+// count of the files left there. A read-only folder, for a user the permissions stop; for root,
+// whom they do not, a regular file posing as a folder.
+func unwritableDir(t *testing.T) (dir, reason string, left func() int) {
+	t.Helper()
+	top := t.TempDir()
+	files := func() int {
+		entries, _ := os.ReadDir(top)
+		return len(entries)
+	}
+	if err := os.Chmod(top, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(top, 0o700) })
+	f, err := os.Create(filepath.Join(top, "probe"))
+	if err != nil {
+		return top, "permission denied", files
+	}
+	f.Close()
+	// Root writes in a read-only folder.
+	return filepath.Join(top, "probe"), "not a directory", func() int { return files() - 1 }
 }
 
 // The built binary: bad input exits 2 with one line and no stack trace; the demo runs.
