@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // ParseDuration reads "0", or a non-negative number with a unit, as in "250us", "40ms", "1.5s",
@@ -346,4 +348,54 @@ func TestNewCluster(t *testing.T) {
 	if c.Index(4) != -1 {
 		t.Errorf("Index(4) = %d, want -1", c.Index(4))
 	}
+}
+
+// Ids without gaps (1..n in any order, say) are indexed by arithmetic, without sorting; with a
+// gap or a duplicate, by binary search over the sorted ids. Either way Sorted, Index and
+// RingPos agree with a sort of the ids and a search of them, and duplicates are refused.
+func TestNewClusterContiguousAndNot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(t, "n")
+		first := ID(rapid.IntRange(1, 1000).Draw(t, "first"))
+		ids := make([]ID, n)
+		for i := range ids {
+			ids[i] = first + ID(i)
+		}
+		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		case 1: // a gap
+			ids[rapid.IntRange(0, n-1).Draw(t, "gap at")] += ID(n)
+		case 2: // a duplicate in place of one id
+			if n > 1 {
+				i := rapid.IntRange(1, n-1).Draw(t, "dup at")
+				ids[i] = ids[rapid.IntRange(0, i-1).Draw(t, "dup of")]
+			}
+		}
+		perm := rapid.Permutation(ids).Draw(t, "ring")
+		sorted := slices.Sorted(slices.Values(perm))
+		c, err := NewCluster(perm, 0, nil)
+		if len(slices.Compact(slices.Clone(sorted))) != len(sorted) {
+			if err == nil || !strings.Contains(err.Error(), "appears twice") {
+				t.Fatalf("ids %v: error %v, want a duplicate refused", perm, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Sorted, sorted) {
+			t.Fatalf("Sorted %v, want %v", c.Sorted, sorted)
+		}
+		for id := first - 2; id <= sorted[n-1]+2; id++ {
+			i, ok := slices.BinarySearch(sorted, id)
+			if !ok {
+				i = -1
+			}
+			if got := c.Index(id); got != i {
+				t.Fatalf("ids %v: Index(%d) = %d, want %d", perm, id, got, i)
+			}
+			if pos := c.RingPos(id); pos != slices.Index(perm, id) {
+				t.Fatalf("ids %v: RingPos(%d) = %d, want %d", perm, id, pos, slices.Index(perm, id))
+			}
+		}
+	})
 }

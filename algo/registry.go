@@ -16,6 +16,7 @@ type Cluster struct {
 	MaxDelay time.Duration // the largest network delay configured at the start of the run
 	Params   Params        // the parameters set explicitly; the rest take their defaults
 	ringPos  []int32       // ringPos[i] is the position in Ring of Sorted[i]
+	contig   bool          // Sorted is Sorted[0], Sorted[0]+1, ...: an id's index is arithmetic
 
 	mu     sync.Mutex
 	shared map[string]any // see sharedConfig
@@ -45,8 +46,11 @@ func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, err
 	if len(ring) == 0 {
 		return nil, fmt.Errorf("algo: a cluster needs at least one node")
 	}
-	sorted := slices.Clone(ring)
-	slices.Sort(sorted)
+	sorted, contig := contiguous(ring)
+	if !contig {
+		sorted = slices.Clone(ring)
+		slices.Sort(sorted)
+	}
 	for i, id := range sorted {
 		if id <= 0 {
 			return nil, fmt.Errorf("algo: node id %d is not positive", id)
@@ -58,12 +62,37 @@ func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, err
 	if params == nil {
 		params = Params{}
 	}
-	c := &Cluster{Ring: slices.Clone(ring), Sorted: sorted, MaxDelay: maxDelay, Params: params}
+	c := &Cluster{Ring: slices.Clone(ring), Sorted: sorted, MaxDelay: maxDelay, Params: params, contig: contig}
 	c.ringPos = make([]int32, len(ring))
 	for pos, id := range ring {
 		c.ringPos[c.Index(id)] = int32(pos)
 	}
 	return c, nil
+}
+
+// contiguous returns ring's ids in ascending order and true when they are distinct, positive and
+// without gaps (1..n, shuffled, say: what nearly every scenario and bench uses) — found without
+// sorting; otherwise nil and false.
+func contiguous(ring []ID) ([]ID, bool) {
+	lo, hi := ring[0], ring[0]
+	for _, id := range ring {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	if lo <= 0 || int64(hi-lo) != int64(len(ring)-1) {
+		return nil, false
+	}
+	seen := make([]bool, len(ring))
+	for _, id := range ring {
+		if seen[id-lo] {
+			return nil, false
+		}
+		seen[id-lo] = true
+	}
+	sorted := make([]ID, len(ring))
+	for i := range sorted {
+		sorted[i] = lo + ID(i)
+	}
+	return sorted, true
 }
 
 // RingPos returns the position of id in Ring, or -1.
@@ -77,6 +106,12 @@ func (c *Cluster) RingPos(id ID) int {
 
 // Index returns the position of id in Sorted, or -1.
 func (c *Cluster) Index(id ID) int {
+	if c.contig {
+		if i := id - c.Sorted[0]; i >= 0 && int(i) < len(c.Sorted) {
+			return int(i)
+		}
+		return -1
+	}
 	i, ok := slices.BinarySearch(c.Sorted, id)
 	if !ok {
 		return -1

@@ -105,6 +105,16 @@ type Network struct {
 	// that never change, later sends arrive later by construction.
 	tracking bool
 	last     lastTimes
+
+	// plain: no partition, cut, loss, per-link setting or FIFO bookkeeping, and one fixed
+	// delay — every message arrives after exactly delay.Min. Send then takes a shortcut.
+	plain bool
+}
+
+// refresh recomputes plain; every method that changes the network calls it.
+func (n *Network) refresh() {
+	n.plain = n.group == nil && len(n.cuts) == 0 && n.delays == nil && n.drops == nil &&
+		n.drop == 0 && n.delay.Min == n.delay.Max && !n.tracking
 }
 
 // lastTimes is the FIFO bookkeeping: the latest delivery time given to each link, zero for
@@ -169,12 +179,16 @@ func New(c Config, rng *rand.Rand) (*Network, error) {
 		n.tracking = true
 		n.last.start()
 	}
+	n.refresh()
 	return n, nil
 }
 
 // Send decides the fate of a message sent now from one node to another: the time it will be
 // delivered, or the reason it is dropped at once.
 func (n *Network) Send(now time.Duration, from, to algo.ID) (time.Duration, Reason) {
+	if n.plain {
+		return now + n.delay.Min, Delivered
+	}
 	if r := n.Blocked(from, to); r != Delivered {
 		return 0, r
 	}
@@ -228,10 +242,15 @@ func (n *Network) Blocked(from, to algo.ID) Reason {
 	return Delivered
 }
 
+// Blocking reports whether any link is blocked now: a partition or a cut. When not, Blocked
+// says Delivered for every link.
+func (n *Network) Blocking() bool { return n.group != nil || len(n.cuts) > 0 }
+
 // Partition splits the nodes into groups: links between different groups are cut both ways,
 // and the nodes no group names form one more group. It replaces any earlier partition; one-way
 // cuts stay.
 func (n *Network) Partition(groups [][]algo.ID) {
+	defer n.refresh()
 	if len(groups) == 0 {
 		n.group = nil
 		return
@@ -246,6 +265,7 @@ func (n *Network) Partition(groups [][]algo.ID) {
 
 // Cut cuts the directed link l.
 func (n *Network) Cut(l Link) {
+	defer n.refresh()
 	if n.cuts == nil {
 		n.cuts = map[Link]bool{}
 	}
@@ -254,11 +274,13 @@ func (n *Network) Cut(l Link) {
 
 // Restore reopens the directed link l after a Cut.
 func (n *Network) Restore(l Link) {
+	defer n.refresh()
 	delete(n.cuts, l)
 }
 
 // Heal removes every partition and every cut. Delays and losses stay as they are.
 func (n *Network) Heal() {
+	defer n.refresh()
 	n.group = nil
 	n.cuts = nil
 }
@@ -314,6 +336,7 @@ func (n *Network) Cuts() []Link {
 // FIFO order and returns true: the caller must then report the messages already in flight with
 // InFlight, so that none is overtaken.
 func (n *Network) SetDelay(l *Link, d Delay) (needInFlight bool, err error) {
+	defer n.refresh()
 	if err := d.validate(); err != nil {
 		return false, err
 	}
@@ -343,6 +366,7 @@ func (n *Network) InFlight(l Link, at time.Duration) {
 
 // SetDrop sets the loss probability (0 to 1) of every link (l == nil) or of the directed link *l.
 func (n *Network) SetDrop(l *Link, p float64) error {
+	defer n.refresh()
 	if err := validateDrop(p); err != nil {
 		return err
 	}

@@ -976,3 +976,54 @@ func TestFIFOTableSameAsMap(t *testing.T) {
 		}
 	}
 }
+
+// A network with one fixed delay and nothing else set sends every message after exactly that
+// delay, the short way (plain); each setting that can change a message's fate or time turns
+// that off, and undoing it turns it back on. Either way Send answers as the long way does.
+func TestPlainShortcut(t *testing.T) {
+	type step struct {
+		name  string
+		do    func(n *Network)
+		plain bool
+	}
+	link := Link{1, 2}
+	steps := []step{
+		{"new", func(*Network) {}, true},
+		{"partition", func(n *Network) { n.Partition([][]algo.ID{{1}, {2, 3}}) }, false},
+		{"heal", func(n *Network) { n.Heal() }, true},
+		{"cut", func(n *Network) { n.Cut(link) }, false},
+		{"restore", func(n *Network) { n.Restore(link) }, true},
+		{"drop", func(n *Network) { mustSetDrop(t, n, nil, 0.5) }, false},
+		{"no drop", func(n *Network) { mustSetDrop(t, n, nil, 0) }, true},
+		{"link drop", func(n *Network) { mustSetDrop(t, n, &link, 0) }, false},
+	}
+	n := mustNew(t, Config{Delay: fixedDelay(4 * ms), FIFO: true}, nil)
+	for _, s := range steps {
+		s.do(n)
+		if n.plain != s.plain {
+			t.Fatalf("after %s: plain = %v, want %v", s.name, n.plain, s.plain)
+		}
+	}
+	// Per-link settings, random delays and FIFO bookkeeping stay once set.
+	for _, c := range []struct {
+		name string
+		do   func(n *Network)
+	}{
+		{"link delay", func(n *Network) { mustSetDelay(t, n, &link, fixedDelay(4*ms)) }},
+		{"random delay", func(n *Network) { mustSetDelay(t, n, nil, Delay{ms, 9 * ms}) }},
+	} {
+		n := mustNew(t, Config{Delay: fixedDelay(4 * ms), FIFO: true}, nil)
+		c.do(n)
+		if n.plain {
+			t.Errorf("after %s: plain", c.name)
+		}
+	}
+	// The shortcut answers as the long way does, blocked links apart.
+	for _, plain := range []bool{true, false} {
+		n := mustNew(t, Config{Delay: fixedDelay(4 * ms)}, nil)
+		n.plain = plain
+		if at := send(t, n, 10*ms, 1, 2); at != 14*ms {
+			t.Errorf("plain=%v: delivered at %v, want 14ms", plain, at)
+		}
+	}
+}

@@ -21,4 +21,7 @@ func TestNodeRecordLayout(t *testing.T) {
 	if off := unsafe.Offsetof(n.timers); off != 64 {
 		t.Errorf("the timers of nodeRec start at byte %d, not at the second cache line", off)
 	}
+	if size := unsafe.Sizeof(n); size > 192 {
+		t.Errorf("nodeRec is %d bytes: what few steps touch belongs in nodeExt", size)
+	}
 }

@@ -68,10 +68,24 @@ func (m *metrics) init(kinds []string) {
 	}
 }
 
+// kindOf is kind for a node's Send: the kinds it declared are looked up in line, one it did not
+// is added out of line.
+func (m *metrics) kindOf(k string) uint16 {
+	for i, x := range m.kinds {
+		if sameString(x, k) {
+			return uint16(i)
+		}
+	}
+	return m.addKind(k)
+}
+
+//go:noinline
+func (m *metrics) addKind(k string) uint16 { return uint16(m.kind(k)) }
+
 // kind returns the index of a message kind, adding kinds the algorithm did not declare.
 func (m *metrics) kind(k string) int {
 	for i, x := range m.kinds {
-		if x == k {
+		if sameString(x, k) {
 			return i
 		}
 	}
@@ -173,11 +187,11 @@ func (m *monitor) changed(n *nodeRec, old, st algo.State) {
 		m.leaderDown()
 	}
 	if isLeader && m.termLeader != nil && (!wasLeader || old.Term != st.Term) {
-		if other, ok := m.termLeader[st.Term]; ok && other != n.id {
+		if other, ok := m.termLeader[st.Term]; ok && other != m.s.nid(n) {
 			m.violations = append(m.violations, Violation{Property: OneLeaderPerTerm, From: now, To: now,
-				Nodes: sortedIDs(other, n.id), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
+				Nodes: sortedIDs(other, m.s.nid(n)), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
 		} else {
-			m.termLeader[st.Term] = n.id
+			m.termLeader[st.Term] = m.s.nid(n)
 		}
 	}
 	m.unbelieve(old.Leader)
@@ -200,13 +214,13 @@ func (m *monitor) leaderUp(n *nodeRec) {
 		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
 		for i := range m.s.nodes {
 			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader && m.role[i] == "" {
-				m.split.Nodes = append(m.split.Nodes, x.id)
+				m.split.Nodes = append(m.split.Nodes, m.s.nid(x))
 			}
 		}
 		return
 	}
-	if !slices.Contains(m.split.Nodes, n.id) {
-		m.split.Nodes = append(m.split.Nodes, n.id)
+	if !slices.Contains(m.split.Nodes, m.s.nid(n)) {
+		m.split.Nodes = append(m.split.Nodes, m.s.nid(n))
 		slices.Sort(m.split.Nodes)
 	}
 }
@@ -267,6 +281,9 @@ func (m *monitor) recheck(n *nodeRec) {
 	case prev != 0 && m.agreed == 0:
 		m.leaderlessFrom = now
 	case prev == 0 && m.agreed != 0:
+		if m.s.cfg.UntilLeader {
+			m.s.elected = true // the run ends after this step
+		}
 		m.leaderless += now - m.leaderlessFrom
 		if m.firstAgreed < 0 {
 			m.firstAgreed = now
@@ -309,5 +326,5 @@ func (m *monitor) agreedLeader() algo.ID {
 	if m.agreed == 0 {
 		return 0
 	}
-	return m.s.nodes[m.agreed-1].id
+	return m.s.idOf(int32(m.agreed - 1))
 }

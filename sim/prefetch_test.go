@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -26,7 +27,8 @@ func TestQueueAhead(t *testing.T) {
 		}
 		skip := rapid.IntRange(0, 100).Draw(t, "skip")
 		want := rapid.IntRange(0, 100).Draw(t, "n")
-		got := q.ahead(nil, skip, want)
+		buf := make([]int32, want)
+		got := buf[:q.ahead(buf, skip)]
 		for j, node := range got {
 			if i := popped + skip + j; node != int32(i*7%1009) {
 				t.Fatalf("ahead[%d] = node %d, the event after %d pops and %d skipped is for node %d", j, node, popped, skip, i*7%1009)
@@ -47,7 +49,8 @@ func TestQueueAhead(t *testing.T) {
 			_, idx, _ := q.pop()
 			q.release(idx)
 		}
-		for _, node := range q.ahead(nil, rapid.IntRange(0, 40).Draw(t, "skip"), 40) {
+		buf := make([]int32, 40)
+		for _, node := range buf[:q.ahead(buf, rapid.IntRange(0, 40).Draw(t, "skip"))] {
 			if node < 0 || node >= 500 {
 				t.Fatalf("ahead named node %d, which no event is for", node)
 			}
@@ -77,25 +80,41 @@ func (byteNode) Timer(algo.Env, string)          {}
 func (byteNode) Elect(algo.Env)                  {}
 func (byteNode) State() algo.State               { return algo.State{} }
 
-// touchState reads the first byte of a node's state whatever the node's type: a pointer, a
-// value, a value of size zero, nothing at all.
-func TestTouchState(t *testing.T) {
+// statePtr finds where a node's state starts whatever the node's type: the pointer itself, the
+// place of a value, or nothing at all.
+func TestStatePtr(t *testing.T) {
 	var nilRing *algo.Ring
+	ptr := &stubNode{b: 7}
 	cases := []struct {
 		name string
 		n    algo.Node
-		want uintptr
+		want byte // the first byte there
+		none bool
 	}{
-		{"none", nil, 0},
-		{"nil pointer", nilRing, 0},
-		{"pointer", &stubNode{b: 7}, 7},
-		{"struct value", valueNode{stubNode{b: 9}}, 9},
-		{"size zero", emptyNode{}, 0},
-		{"byte value", byteNode(5), 5},
+		{"none", nil, 0, true},
+		{"nil pointer", nilRing, 0, true},
+		{"pointer", ptr, 7, false},
+		{"struct value", valueNode{stubNode{b: 9}}, 9, false},
+		{"size zero", emptyNode{}, 0, false},
+		{"byte value", byteNode(5), 5, false},
 	}
 	for _, c := range cases {
-		if got := touchState(c.n); got != c.want {
-			t.Errorf("%s: read %d, want %d", c.name, got, c.want)
+		p := statePtr(c.n)
+		switch {
+		case c.none && p != nil:
+			t.Errorf("%s: an address, %p, where there is no state", c.name, p)
+		case !c.none && p == nil:
+			t.Errorf("%s: no address", c.name)
+		case !c.none && *(*byte)(p) != c.want:
+			t.Errorf("%s: %d at the address, want %d", c.name, *(*byte)(p), c.want)
 		}
+	}
+	if statePtr(ptr) != unsafe.Pointer(ptr) {
+		t.Error("a pointer node's state is not where the pointer points")
+	}
+	// Fetching them changes nothing.
+	prefetchLines([]unsafe.Pointer{statePtr(ptr), statePtr(byteNode(1)), statePtr(emptyNode{})})
+	if ptr.b != 7 {
+		t.Fatal("prefetchLines changed what it fetched")
 	}
 }

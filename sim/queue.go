@@ -41,9 +41,10 @@ const (
 )
 
 type qkey struct {
-	at  time.Duration
-	ord uint64 // class | sequence number
-	idx int32  // slab index of the payload
+	at   time.Duration
+	ord  uint64 // class | sequence number
+	idx  int32  // slab index of the payload
+	node int32  // the payload's node: what prefetch wants to know of the steps ahead
 }
 
 func (a *qkey) less(b *qkey) bool {
@@ -79,6 +80,9 @@ type queue struct {
 
 const numLanes = 4
 
+// top and insert are written out for exactly four lanes: this fails to compile otherwise.
+const _ = uint(numLanes-4) + uint(4-numLanes)
+
 // The sizes of the blocks the queue grows by: a lane's first block holds laneFirst keys and
 // each next one twice as many, up to laneMax; the slab's first two hold slabFirst events and
 // each next one twice as many as all before it.
@@ -104,18 +108,20 @@ func slabPos(idx int32) (block, off int32) {
 }
 
 // lane is a sorted run of keys, consumed from head: first[head:] and the blocks after it, up to
-// tail in the last block.
+// tail in the last block. It keeps copies of the times and ordinals of its first and last keys,
+// which every push and pop compares, next to its counts rather than in its blocks.
 type lane struct {
-	first, last *keyBlock
-	head, tail  int
-	n           int
+	frontAt, backAt   time.Duration
+	frontOrd, backOrd uint64
+	n                 int
+	head, tail        int
+	first, last       *keyBlock
 }
 
-// back returns the lane's last key. The lane must not be empty.
-func (l *lane) back() *qkey { return &l.last.keys[l.tail-1] }
-
-// front returns the lane's first key. The lane must not be empty.
-func (l *lane) front() *qkey { return &l.first.keys[l.head] }
+// before reports whether the key (at, ord) comes before the key (bat, bord).
+func before(at time.Duration, ord uint64, bat time.Duration, bord uint64) bool {
+	return at < bat || at == bat && ord < bord
+}
 
 func (q *queue) len() int { return q.n }
 
@@ -126,7 +132,15 @@ func (q *queue) push(at time.Duration, class uint64, e event) {
 
 // pushOrd schedules e at time at with ordinal ord (from next).
 func (q *queue) pushOrd(at time.Duration, ord uint64, e event) {
-	q.insert(qkey{at: at, ord: ord, idx: q.store(e)})
+	q.insert(qkey{at: at, ord: ord, idx: q.store(e), node: e.node})
+}
+
+// add schedules an event for node at time at with ordinal ord and returns its payload's slot,
+// for the caller to fill in: what pushOrd does, without handing the payload through.
+func (q *queue) add(at time.Duration, ord uint64, node int32) *event {
+	idx := q.alloc()
+	q.insert(qkey{at: at, ord: ord, idx: idx, node: node})
+	return q.event(idx)
 }
 
 // next returns a fresh ordinal in class: later than every one given before.
@@ -142,33 +156,40 @@ func (q *queue) requeue(at time.Duration, idx int32) {
 
 // requeueOrd schedules an already-stored payload at time at with a given ordinal.
 func (q *queue) requeueOrd(at time.Duration, ord uint64, idx int32) {
-	q.insert(qkey{at: at, ord: ord, idx: idx})
+	q.insert(qkey{at: at, ord: ord, idx: idx, node: q.event(idx).node})
 }
 
 func (q *queue) insert(k qkey) {
 	q.n++
-	best, empty := -1, -1
-	for i := range q.lanes {
-		l := &q.lanes[i]
-		if l.n == 0 {
-			if empty < 0 {
-				empty = i
-			}
-			continue
-		}
-		t := l.back()
-		if !k.less(t) && (best < 0 || q.lanes[best].back().less(t)) {
-			best = i
-		}
-	}
+	// The lanes one by one, not in a loop: the compiler keeps a loop's state in registers
+	// poorly, and this runs on every push.
+	var best, empty *lane
+	q.fit(&q.lanes[0], &k, &best, &empty)
+	q.fit(&q.lanes[1], &k, &best, &empty)
+	q.fit(&q.lanes[2], &k, &best, &empty)
+	q.fit(&q.lanes[3], &k, &best, &empty)
 	switch {
-	case best >= 0:
-		q.append(&q.lanes[best], k)
-	case empty >= 0:
-		q.append(&q.lanes[empty], k)
+	case best != nil:
+		q.append(best, k)
+	case empty != nil:
+		q.append(empty, k)
 	default:
 		q.heap = append(q.heap, k)
 		q.up(len(q.heap) - 1)
+	}
+}
+
+// fit considers lane l for k: it becomes best if k can follow its last key and that key is
+// closer below k than best's; the first empty lane is kept as empty.
+func (q *queue) fit(l *lane, k *qkey, best, empty **lane) {
+	switch {
+	case l.n == 0:
+		if *empty == nil {
+			*empty = l
+		}
+	case !before(k.at, k.ord, l.backAt, l.backOrd) &&
+		(*best == nil || before((*best).backAt, (*best).backOrd, l.backAt, l.backOrd)):
+		*best = l
 	}
 }
 
@@ -185,6 +206,10 @@ func (q *queue) append(l *lane, k qkey) {
 	l.last.keys[l.tail] = k
 	l.tail++
 	l.n++
+	l.backAt, l.backOrd = k.at, k.ord
+	if l.n == 1 {
+		l.frontAt, l.frontOrd = k.at, k.ord
+	}
 }
 
 // block returns an empty lane block: a spare one if there is one, else a new one of size keys.
@@ -196,41 +221,52 @@ func (q *queue) block(size int) *keyBlock {
 	return &keyBlock{keys: make([]qkey, size)}
 }
 
-// top returns the smallest key and where it is: a lane's index, or numLanes for the heap. The
-// queue must not be empty.
-func (q *queue) top() (*qkey, int) {
-	var min *qkey
+// top returns the time of the smallest key and where it is: a lane's index, or numLanes for
+// the heap. The queue must not be empty.
+func (q *queue) top() (time.Duration, int) {
 	src := numLanes
+	var at time.Duration
+	var ord uint64
 	if len(q.heap) > 0 {
-		min = &q.heap[0]
+		at, ord = q.heap[0].at, q.heap[0].ord
+	} else {
+		at, ord = 1<<63-1, 1<<64-1
 	}
-	for i := range q.lanes {
-		l := &q.lanes[i]
-		if l.n > 0 && (min == nil || l.front().less(min)) {
-			min, src = l.front(), i
-		}
+	// Unrolled, as in insert.
+	if l := &q.lanes[0]; l.n > 0 && before(l.frontAt, l.frontOrd, at, ord) {
+		at, ord, src = l.frontAt, l.frontOrd, 0
 	}
-	return min, src
+	if l := &q.lanes[1]; l.n > 0 && before(l.frontAt, l.frontOrd, at, ord) {
+		at, ord, src = l.frontAt, l.frontOrd, 1
+	}
+	if l := &q.lanes[2]; l.n > 0 && before(l.frontAt, l.frontOrd, at, ord) {
+		at, ord, src = l.frontAt, l.frontOrd, 2
+	}
+	if l := &q.lanes[3]; l.n > 0 && before(l.frontAt, l.frontOrd, at, ord) {
+		at, src = l.frontAt, 3
+	}
+	return at, src
 }
 
 // peek returns the time of the next event. The queue must not be empty.
 func (q *queue) peek() time.Duration {
-	k, _ := q.top()
-	return k.at
+	at, _ := q.top()
+	return at
 }
 
 // pop removes the next event and returns its time, slab index and ordinal. The caller releases
 // the slab slot with release when done with it.
 func (q *queue) pop() (time.Duration, int32, uint64) {
-	return q.popFrom(q.top())
+	_, src := q.top()
+	return q.popFrom(src)
 }
 
-// popFrom is pop, given what top returned.
-func (q *queue) popFrom(k *qkey, src int) (time.Duration, int32, uint64) {
-	top := *k
+// popFrom is pop, given where top found the next event.
+func (q *queue) popFrom(src int) (time.Duration, int32, uint64) {
 	q.n--
 	if src < numLanes {
 		l := &q.lanes[src]
+		top := l.first.keys[l.head]
 		l.head++
 		l.n--
 		switch {
@@ -240,13 +276,17 @@ func (q *queue) popFrom(k *qkey, src int) (time.Duration, int32, uint64) {
 				panic("sim: queue lane out of step")
 			}
 			l.head, l.tail = 0, 0
+			return top.at, top.idx, top.ord
 		case l.head == len(l.first.keys):
 			b := l.first
 			l.first, l.head = b.next, 0
 			b.next, q.spare = q.spare, b
 		}
+		next := &l.first.keys[l.head]
+		l.frontAt, l.frontOrd = next.at, next.ord
 		return top.at, top.idx, top.ord
 	}
+	top := q.heap[0]
 	n := len(q.heap) - 1
 	q.heap[0] = q.heap[n]
 	q.heap = q.heap[:n]
@@ -278,38 +318,36 @@ func (q *queue) each(f func(k qkey)) {
 	}
 }
 
-// ahead appends to buf the nodes of up to n events that follow the next skip ones in the lane
-// the next event comes from, and returns buf. They are likely to be the run's next steps, not
-// certainly — another lane's events or the heap's may come between — so a caller may only use
-// them to fetch memory early, never to decide anything.
-func (q *queue) ahead(buf []int32, skip, n int) []int32 {
+// ahead fills buf with the nodes of the events that follow the next skip ones in the lane the
+// next event comes from, and returns how many it found. They are likely to be the run's next
+// steps, not certainly — another lane's events or the heap's may come between — so a caller may
+// only use them to fetch memory early, never to decide anything.
+func (q *queue) ahead(buf []int32, skip int) int {
 	if q.n == 0 {
-		return buf
+		return 0
 	}
 	_, src := q.top()
 	if src == numLanes {
-		return buf
+		return 0
 	}
 	l := &q.lanes[src]
-	b, pos := l.first, l.head+skip
-	for b != nil && n > 0 {
-		end := len(b.keys)
+	pos, k := l.head+skip, 0
+	for b := l.first; b != nil && k < len(buf); b = b.next {
+		keys := b.keys
 		if b == l.last {
-			end = l.tail
+			keys = keys[:l.tail]
 		}
-		if pos >= end {
-			if b == l.last {
-				break
-			}
-			pos -= end
-			b = b.next
+		if pos >= len(keys) {
+			pos -= len(keys)
 			continue
 		}
-		buf = append(buf, q.event(b.keys[pos].idx).node)
-		pos++
-		n--
+		for _, key := range keys[pos:min(len(keys), pos+len(buf)-k)] {
+			buf[k] = key.node
+			k++
+		}
+		pos = 0
 	}
-	return buf
+	return k
 }
 
 // event returns the payload in slab slot idx.
@@ -364,6 +402,13 @@ func (q *queue) down(i int) {
 // store keeps e in the slab without scheduling it (an input held for a paused node) and
 // returns its index, for requeue later.
 func (q *queue) store(e event) int32 {
+	idx := q.alloc()
+	*q.event(idx) = e
+	return idx
+}
+
+// alloc returns a free slab slot.
+func (q *queue) alloc() int32 {
 	var idx int32
 	if n := len(q.free); n > 0 {
 		idx = q.free[n-1]
@@ -379,6 +424,5 @@ func (q *queue) store(e event) int32 {
 		idx = q.used
 		q.used++
 	}
-	*q.event(idx) = e
 	return idx
 }

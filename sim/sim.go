@@ -2,12 +2,14 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"electsim/algo"
 	"electsim/network"
@@ -19,6 +21,7 @@ type Sim struct {
 	cluster *algo.Cluster
 	net     *network.Network
 	nodes   []nodeRec // ascending id
+	ext     []nodeExt // by node index, as nodes
 	epochs  []uint32  // per node, bumped by every crash: what was in flight to the old incarnation is lost
 	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
@@ -35,10 +38,10 @@ type Sim struct {
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
 
-	pf    int     // steps until the next prefetch pass
-	ahead []int32 // the nodes of the steps ahead, for prefetch
-	sink  uintptr // what prefetch read: kept, so that the reads are not dropped
+	pf  int // steps until the next prefetch pass (never, among few nodes)
+	pfr prefetcher
 
+	cur        event       // the current step's event: a copy, its queue slot is free again
 	records    []Record    // the current step's
 	outbox     []outgoing  // what the node in the call in progress has sent
 	timerbox   []timerPush // the timers it has set that need an event queued
@@ -57,36 +60,37 @@ type Sim struct {
 	stopped  bool
 }
 
-// nodeRec is the engine's record of one node.
+// nodeRec is the engine's record of one node: what nearly every step of the node touches, and
+// nothing else — among 100,000 nodes each cache line of it a step touches is a fetch from
+// memory. Its first line holds the node and its state; its timers fill the next two.
 type nodeRec struct {
-	// What nearly every step of the node touches: in the record's first cache line, and its
-	// first timers in the second — the pair a processor fetches together.
 	node   algo.Node  // nil until it boots, and while crashed
 	env    nodeEnv    // the Env it is handed
 	last   algo.State // the state it last reported (zero while down)
 	idx    int32
 	down   bool // crashed
 	paused bool
+	_      [2]byte
 	timers [inlineTimers]timerSlot // its timers; slot i is the run's i-th timer name
+}
 
-	id algo.ID
-
-	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
-	held []int32           // slab indices of inputs that arrived while paused, in order
-	rng  *rand.Rand        // made on first use
-	disk map[string]uint64 // the node's stable storage: a crash does not touch it
-
+// nodeExt is the rest of the engine's record of a node, in Sim.ext: what the goroutine engine
+// hands a node's goroutine, first, then what few steps touch.
+type nodeExt struct {
 	// goroutine engine: a signal on inbox says job is ready. With baton set, the node carries
 	// on with the run afterwards (before and main finish the step it was handed); without, it
 	// signals replyTo, the goroutine that called it.
 	inbox   chan struct{}
 	job     job
+	main    int
 	baton   bool
 	before  Status
-	main    int
 	replyTo chan struct{}
 
-	_ [40]byte // to 384 bytes, a whole number of cache lines: each record starts a line
+	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
+	held []int32           // slab indices of inputs that arrived while paused, in order
+	rng  *rand.Rand        // made on first use
+	disk map[string]uint64 // the node's stable storage: a crash does not touch it
 }
 
 // inlineTimers is how many timers a node keeps in its record, next to the rest of it: every
@@ -94,15 +98,24 @@ type nodeRec struct {
 const inlineTimers = 4
 
 // timer returns n's timer slot i: the slot of the run's i-th timer name.
-func (n *nodeRec) timer(i int32) *timerSlot {
+func (s *Sim) timer(n *nodeRec, i int32) *timerSlot {
 	if i < inlineTimers {
 		return &n.timers[i]
 	}
-	for int(i-inlineTimers) >= len(n.more) {
-		n.more = append(n.more, timerSlot{})
-	}
-	return &n.more[i-inlineTimers]
+	return s.moreTimer(n, i)
 }
+
+// moreTimer is timer for the slots beyond the record's own.
+func (s *Sim) moreTimer(n *nodeRec, i int32) *timerSlot {
+	x := &s.ext[n.idx]
+	for int(i-inlineTimers) >= len(x.more) {
+		x.more = append(x.more, timerSlot{})
+	}
+	return &x.more[i-inlineTimers]
+}
+
+// nid returns n's id.
+func (s *Sim) nid(n *nodeRec) algo.ID { return s.idOf(n.idx) }
 
 // timerSlot is one timer of a node. Resetting a timer to a later deadline — what a follower
 // does on every heartbeat — does not queue a new event: the queued one, when it comes up early,
@@ -155,6 +168,11 @@ func New(cfg Config) (*Sim, error) {
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
+	s.ext = make([]nodeExt, len(cluster.Sorted))
+	s.pf = math.MaxInt // no prefetch: the nodes' memory stays in the cache
+	if len(s.nodes) >= prefetchNodes {
+		s.pf = 1
+	}
 	s.epochs = make([]uint32, len(cluster.Sorted))
 	maxID := cluster.Sorted[len(cluster.Sorted)-1]
 	s.firstID = cluster.Sorted[0]
@@ -166,7 +184,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	for i, id := range cluster.Sorted {
 		n := &s.nodes[i]
-		n.id, n.idx = id, int32(i)
+		n.idx = int32(i)
 		n.env = nodeEnv{s: s, n: n}
 		if s.byID != nil {
 			s.byID[id] = int32(i + 1)
@@ -204,10 +222,9 @@ func New(cfg Config) (*Sim, error) {
 		s.handback = make(chan struct{})
 		s.holder = s.handback
 		for i := range s.nodes {
-			n := &s.nodes[i]
-			n.inbox = make(chan struct{})
+			s.ext[i].inbox = make(chan struct{})
 			s.wg.Add(1)
-			go s.serve(n)
+			go s.serve(&s.nodes[i])
 		}
 	}
 	return s, nil
@@ -274,50 +291,46 @@ func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 	if s.done {
 		return StepResult{}, false
 	}
-	e, idx, ok := s.next(min(t, s.cfg.RunFor))
-	if !ok {
+	if !s.next(min(t, s.cfg.RunFor)) {
 		if t >= s.cfg.RunFor || s.halted != "" || s.elected {
 			s.finish()
 		}
 		return StepResult{}, false
 	}
-	res, _ := s.process(e, idx, false)
-	return res, true
+	s.process(false)
+	return s.result(), true
 }
 
-// next removes the next event due at or before limit and makes it the current step: the clock
-// moves to its time and the step count goes up. Inputs that no longer mean anything are
+// next removes the next event due at or before limit and makes it the current step, s.cur: the
+// clock moves to its time and the step count goes up. Inputs that no longer mean anything are
 // skipped, and a paused node's are held, without a step. It returns false when nothing is due
 // by limit, or when a guard halts the run (see Config.StallSteps and Config.MaxScheduled).
-func (s *Sim) next(limit time.Duration) (event, int32, bool) {
+func (s *Sim) next(limit time.Duration) bool {
 	for {
-		if s.cfg.UntilLeader && s.mon.agreed != 0 {
-			s.elected = true
-		}
 		if s.halted != "" || s.elected || s.q.len() == 0 {
-			return event{}, 0, false
+			return false
 		}
-		top, src := s.q.top()
-		if top.at > limit {
-			return event{}, 0, false
+		topAt, src := s.q.top()
+		if topAt > limit {
+			return false
 		}
 		if s.cfg.MaxSent > 0 && s.sent > s.cfg.MaxSent {
 			s.halted = fmt.Sprintf("more than %d messages were sent", s.cfg.MaxSent)
-			return event{}, 0, false
+			return false
 		}
 		if s.q.len() > s.cfg.MaxScheduled {
 			s.halted = fmt.Sprintf("more than %d events were scheduled at once, more than a run may hold in memory; try fewer nodes", s.cfg.MaxScheduled)
-			return event{}, 0, false
+			return false
 		}
-		if s.pf--; s.pf <= 0 && len(s.nodes) >= prefetchNodes {
+		if s.pf--; s.pf <= 0 {
 			s.prefetch()
 		}
-		at, idx, ord := s.q.popFrom(top, src)
-		e := *s.q.event(idx)
+		at, idx, ord := s.q.popFrom(src)
+		e := s.q.event(idx)
 		n := &s.nodes[e.node]
 		switch e.kind {
 		case evTimer:
-			ts := n.timer(e.aux)
+			ts := s.timer(n, e.aux)
 			if ts.gen != e.gen {
 				s.q.release(idx) // superseded by an earlier deadline
 				continue
@@ -346,7 +359,7 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 		}
 		// A paused node handles nothing; what is due meanwhile waits, in order.
 		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] != e.epoch)) {
-			n.held = append(n.held, idx)
+			s.ext[e.node].held = append(s.ext[e.node].held, idx)
 			continue
 		}
 		if at == s.now && s.steps > 0 {
@@ -354,7 +367,7 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 			if s.instant > s.cfg.StallSteps {
 				s.halted = fmt.Sprintf("%d steps went by without virtual time passing: the algorithm is in a loop", s.cfg.StallSteps)
 				s.q.release(idx)
-				return event{}, 0, false
+				return false
 			}
 		} else {
 			s.instant = 0
@@ -362,7 +375,9 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 		s.now = at
 		s.steps++
 		s.records = s.records[:0]
-		return e, idx, true
+		s.cur = *e
+		s.q.release(idx)
+		return true
 	}
 }
 
@@ -370,29 +385,29 @@ func (s *Sim) next(limit time.Duration) (event, int32, bool) {
 // in bulk), a node's input is handed on with the baton: the node's goroutine handles it and
 // carries on with the run, and process returns that turn (see call) — this goroutine's turn
 // in the loop is over.
-func (s *Sim) process(e event, idx int32, baton bool) (res StepResult, t turn) {
-	s.q.release(idx)
+func (s *Sim) process(baton bool) turn {
+	e := &s.cur
 	n := &s.nodes[e.node]
-	res = StepResult{Step: s.steps, At: s.now}
 	switch e.kind {
 	case evDeliver:
-		t = s.deliver(n, &e, baton)
+		return s.deliver(n, e, baton)
 	case evTimer:
-		t = s.fire(n, &e, baton)
+		return s.fire(n, e, baton)
 	case evBoot:
-		t = s.boot(n, baton)
+		return s.boot(n, baton)
 	case evElect:
-		t = s.elect(n, -1, baton)
+		return s.elect(n, -1, baton)
 	case evAction:
-		a := &s.actions[e.aux]
-		s.act(a)
-		res.Break = a.Op == Break
+		s.act(&s.actions[e.aux])
 	}
-	if t != turnDone {
-		return StepResult{}, t // the run is another goroutine's now, or n's to handle: touch nothing
-	}
-	res.Records = s.records
-	return res, turnDone
+	return turnDone
+}
+
+// result reports the step just processed.
+func (s *Sim) result() StepResult {
+	e := &s.cur
+	return StepResult{Step: s.steps, At: s.now, Records: s.records,
+		Break: e.kind == evAction && s.actions[e.aux].Op == Break}
 }
 
 // turn says what became of a node's input on the goroutine engine.
@@ -427,12 +442,8 @@ func (s *Sim) RunUntil(t time.Duration) {
 			panic(s.panicMessage(p))
 		}
 	} else {
-		for {
-			e, idx, ok := s.next(s.until)
-			if !ok {
-				break
-			}
-			s.process(e, idx, false)
+		for s.next(s.until) {
+			s.process(false)
 		}
 	}
 	if t >= s.cfg.RunFor || s.halted != "" || s.elected {
@@ -445,11 +456,10 @@ func (s *Sim) RunUntil(t time.Duration) {
 // own node, and turnDone when there was nothing left to do.
 func (s *Sim) runBaton() turn {
 	for {
-		e, idx, ok := s.next(s.until)
-		if !ok {
+		if !s.next(s.until) {
 			return turnDone
 		}
-		if _, t := s.process(e, idx, true); t != turnDone {
+		if t := s.process(true); t != turnDone {
 			return t
 		}
 	}
@@ -504,7 +514,7 @@ func (s *Sim) Close() {
 		return
 	}
 	for i := range s.nodes {
-		close(s.nodes[i].inbox)
+		close(s.ext[i].inbox)
 	}
 	s.wg.Wait()
 }
@@ -560,7 +570,7 @@ func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	reason := network.Delivered
 	if n.down || s.epochs[n.idx] != e.epoch {
 		reason = network.Crashed
-	} else {
+	} else if s.net.Blocking() {
 		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
 	}
 	if reason != network.Delivered {
@@ -575,7 +585,7 @@ func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	if s.tracing {
 		main = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
 	}
-	return s.call(n, job{kind: callReceive, ev: *e}, main, n.status(), baton)
+	return s.call(n, &job{kind: callReceive, ev: e}, main, n.status(), baton)
 }
 
 // message rebuilds the message a deliver event carries.
@@ -593,30 +603,31 @@ func (s *Sim) idOf(i int32) algo.ID {
 }
 
 func (s *Sim) fire(n *nodeRec, e *event, baton bool) turn {
-	ts := n.timer(e.aux)
+	ts := s.timer(n, e.aux)
 	ts.armed, ts.queued = false, false
 	name := s.timerNames[e.aux]
 	main := -1
 	if s.tracing {
-		main = s.traceTimer(n.id, name)
+		main = s.traceTimer(s.nid(n), name)
 	}
-	return s.call(n, job{kind: callTimer, timer: e.aux}, main, n.status(), baton)
+	return s.call(n, &job{kind: callTimer, timer: e.aux}, main, n.status(), baton)
 }
 
 func (s *Sim) boot(n *nodeRec, baton bool) turn {
 	main := -1
 	if s.tracing {
-		main = s.traceBoot(n.id)
+		main = s.traceBoot(s.nid(n))
 	}
-	return s.call(n, job{kind: callBoot}, main, n.status(), baton)
+	return s.call(n, &job{kind: callBoot}, main, n.status(), baton)
 }
 
 // elect asks n to start an election; main is the record of the step that asked, if any.
 func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
 	if main < 0 {
-		main = s.emit(Record{Type: RecFault, Node: n.id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{n.id}}})
+		id := s.nid(n)
+		main = s.emit(Record{Type: RecFault, Node: id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{id}}})
 	}
-	return s.call(n, job{kind: callElect}, main, n.status(), baton)
+	return s.call(n, &job{kind: callElect}, main, n.status(), baton)
 }
 
 // act applies a scenario action.
@@ -682,10 +693,11 @@ func (s *Sim) act(a *Action) {
 			s.emit(Record{Type: RecState, Node: id, Old: Paused, New: n.status(), Leader: n.last.Leader, Term: n.last.Term})
 			// What arrived meanwhile is handled next, in its original order: before anything
 			// the run schedules for this instant, which is younger.
-			for _, idx := range n.held {
+			x := &s.ext[n.idx]
+			for _, idx := range x.held {
 				s.q.requeueOrd(s.now, s.q.next(classAction), idx)
 			}
-			n.held = n.held[:0]
+			x.held = x.held[:0]
 		}
 	case Partition:
 		s.net.Partition(a.Groups)
@@ -715,7 +727,7 @@ func (s *Sim) act(a *Action) {
 			// FIFO from now on must respect what is already in flight.
 			s.q.each(func(k qkey) {
 				if e := s.q.event(k.idx); e.kind == evDeliver {
-					s.net.InFlight(network.Link{From: s.nodes[e.from].id, To: s.nodes[e.node].id}, k.at)
+					s.net.InFlight(network.Link{From: s.idOf(e.from), To: s.idOf(e.node)}, k.at)
 				}
 			})
 		}
@@ -729,7 +741,8 @@ func (s *Sim) act(a *Action) {
 			case n.down:
 				note("node %d is crashed and cannot elect", id)
 			case n.paused:
-				n.held = append(n.held, s.q.store(event{kind: evElect, node: n.idx}))
+				x := &s.ext[n.idx]
+				x.held = append(x.held, s.q.store(event{kind: evElect, node: n.idx}))
 				note("node %d is paused: it will elect when it resumes", id)
 			case n.node == nil:
 				// Resumed at this instant, its boot is queued: elect right after it.
@@ -751,20 +764,21 @@ func (s *Sim) crash(n *nodeRec) {
 	s.epochs[n.idx]++
 	n.node = nil
 	for i := range int32(len(s.timerNames)) {
-		n.timer(i).armed = false
+		s.timer(n, i).armed = false
 	}
 	// What it held while paused is lost too: deliveries are dropped as they come up.
-	for _, idx := range n.held {
+	x := &s.ext[n.idx]
+	for _, idx := range x.held {
 		s.q.requeue(s.now, idx)
 	}
-	n.held = n.held[:0]
+	x.held = x.held[:0]
 }
 
 // recover boots a fresh node in n's place.
 func (s *Sim) recover(n *nodeRec, main int) {
 	n.down = false
 	s.mon.recovering(n)
-	s.call(n, job{kind: callBoot}, main, Crashed, false)
+	s.call(n, &job{kind: callBoot}, main, Crashed, false)
 }
 
 // --- calling a node -----------------------------------------------------------------------
@@ -781,8 +795,8 @@ const (
 // job is one input handed to a node.
 type job struct {
 	kind  callKind
-	timer int32 // callTimer: the timer's index among the run's names
-	ev    event // callReceive: the delivery
+	timer int32  // callTimer: the timer's index among the run's names
+	ev    *event // callReceive: the delivery, s.cur: the node reads it before anything else runs
 }
 
 // call hands j to n — directly, or through its goroutine — and records what changed; before
@@ -792,36 +806,45 @@ type job struct {
 // records the change and carries on with the run (see RunUntil); call returns turnPassed and
 // the caller's turn is over — or turnOwn, when the caller is n's goroutine itself. Otherwise
 // call returns turnDone when n has handled j.
-func (s *Sim) call(n *nodeRec, j job, main int, before Status, baton bool) turn {
+func (s *Sim) call(n *nodeRec, j *job, main int, before Status, baton bool) turn {
+	if s.cfg.Engine == Inline {
+		n.dispatch(j)
+	} else if t := s.callGoroutine(n, j, main, before, baton); t != turnDone {
+		return t
+	}
+	s.flush(n)
+	s.afterCall(n, before, main)
+	return turnDone
+}
+
+// callGoroutine is call on the goroutine engine, up to the end of n's part in it.
+func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton bool) turn {
+	x := &s.ext[n.idx]
 	switch {
-	case s.cfg.Engine == Inline:
-		n.dispatch(&j)
-	case n.inbox == s.holder && baton:
+	case x.inbox == s.holder && baton:
 		// This goroutine is n's own: it handles j itself, back at the top of its stack.
-		n.job, n.baton, n.before, n.main = j, true, before, main
+		x.job, x.baton, x.before, x.main = *j, true, before, main
 		return turnOwn
-	case n.inbox == s.holder:
-		if p := n.safeDispatch(&j); p != nil {
+	case x.inbox == s.holder:
+		if p := n.safeDispatch(j); p != nil {
 			panic(s.panicMessage(p))
 		}
 	case baton:
-		n.job, n.baton, n.before, n.main = j, true, before, main
-		s.holder = n.inbox
-		n.inbox <- struct{}{}
+		x.job, x.baton, x.before, x.main = *j, true, before, main
+		s.holder = x.inbox
+		x.inbox <- struct{}{}
 		return turnPassed
 	default:
 		// The channel operations order the memory accesses: n's goroutine reads job after the
 		// signal, and this one reads what n did after the reply.
 		me := s.holder
-		n.job, n.baton, n.replyTo = j, false, me
-		n.inbox <- struct{}{}
+		x.job, x.baton, x.replyTo = *j, false, me
+		x.inbox <- struct{}{}
 		<-me
 		if p := s.panicked; p != nil {
 			panic(s.panicMessage(p))
 		}
 	}
-	s.flush(n)
-	s.afterCall(n, before, main)
 	return turnDone
 }
 
@@ -834,22 +857,21 @@ func (s *Sim) panicMessage(p any) string {
 }
 
 func (n *nodeRec) dispatch(j *job) {
-	// What a call that panicked left in the boxes is not this call's.
+	// The boxes are empty: the call before was flushed (a run whose node panicked is over).
 	s := n.env.s
-	s.outbox, s.timerbox, s.notes = s.outbox[:0], s.timerbox[:0], s.notes[:0]
 	if j.kind == callBoot {
 		// The node is made here, on its own goroutine in the goroutine engine, like all its
 		// work: not on the stack of whichever goroutine runs the loop.
-		n.node = n.env.s.cfg.Algorithm.New(n.id, n.env.s.cluster)
+		n.node = s.cfg.Algorithm.New(s.nid(n), s.cluster)
 		n.node.Start(&n.env)
 		return
 	}
 	if n.node == nil {
-		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", n.id))
+		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nid(n)))
 	}
 	switch j.kind {
 	case callReceive:
-		n.node.Receive(&n.env, n.env.s.message(&j.ev))
+		n.node.Receive(&n.env, n.env.s.message(j.ev))
 	case callTimer:
 		n.node.Timer(&n.env, n.env.s.timerNames[j.timer])
 	case callElect:
@@ -863,7 +885,7 @@ func (n *nodeRec) dispatch(j *job) {
 // goroutine driving it. Either way exactly one goroutine runs the simulation at a time.
 func (s *Sim) serve(n *nodeRec) {
 	defer s.wg.Done()
-	for range n.inbox {
+	for range s.ext[n.idx].inbox {
 		for s.handle(n) {
 		}
 	}
@@ -875,13 +897,14 @@ func (s *Sim) serve(n *nodeRec) {
 // that a node's goroutine needs no more stack than the deeper of the two: among 100,000 nodes,
 // the difference between 2KB and 4KB stacks is 200MB.
 func (s *Sim) handle(n *nodeRec) bool {
-	p := n.safeDispatch(&n.job)
-	if !n.baton {
+	x := &s.ext[n.idx]
+	p := n.safeDispatch(&x.job)
+	if !x.baton {
 		s.panicked = p
-		n.replyTo <- struct{}{}
+		x.replyTo <- struct{}{}
 		return false
 	}
-	n.baton = false
+	x.baton = false
 	if p == nil {
 		var t turn
 		if t, p = s.carryOn(n); t == turnOwn {
@@ -905,7 +928,8 @@ func (s *Sim) carryOn(n *nodeRec) (t turn, panicked any) {
 		}
 	}()
 	s.flush(n)
-	s.afterCall(n, n.before, n.main)
+	x := &s.ext[n.idx]
+	s.afterCall(n, x.before, x.main)
 	return s.runBaton(), nil
 }
 
@@ -935,7 +959,7 @@ func (s *Sim) afterCall(n *nodeRec, before Status, main int) {
 	n.last = st
 	s.mon.changed(n, old, st)
 	if s.tracing {
-		s.emit(Record{Type: RecState, Node: n.id, Old: before, New: Status(st.Status),
+		s.emit(Record{Type: RecState, Node: s.nid(n), Old: before, New: Status(st.Status),
 			Leader: st.Leader, Term: st.Term, Note: note})
 	}
 }
@@ -956,16 +980,27 @@ func (e *nodeEnv) Now() time.Duration { return e.s.now }
 // the network and the queue on the node's goroutine, on top of the algorithm's frames.
 func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	s := e.s
-	if s.indexOf(to) < 0 {
-		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
-			s.cfg.Algorithm.Name, e.n.id, m.Kind, to))
+	ti := s.indexOf(to)
+	if ti < 0 {
+		s.badSend(e.n, to, m.Kind)
 	}
 	if len(s.outbox) == cap(s.outbox) {
 		s.growOutbox()
 	}
 	s.outbox = s.outbox[:len(s.outbox)+1]
 	o := &s.outbox[len(s.outbox)-1]
-	o.to, o.m, o.ord = to, m, s.q.next(classRuntime)
+	// Field by field: a composite literal is built on the stack first, and the stack of a
+	// node's goroutine is to stay within its first 2KB.
+	o.ord, o.value, o.term, o.to, o.flag = s.q.next(classRuntime), m.Value, m.Term, ti, m.Flag
+	o.kind = s.met.kindOf(m.Kind)
+}
+
+// badSend panics: n sent to a node not in the cluster.
+//
+//go:noinline
+func (s *Sim) badSend(n *nodeRec, to algo.ID, kind string) {
+	panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
+		s.cfg.Algorithm.Name, s.nid(n), kind, to))
 }
 
 // growOutbox makes room in the outbox, out of line: Send stays small on a node's stack.
@@ -975,11 +1010,15 @@ func (s *Sim) growOutbox() {
 	s.outbox = slices.Grow(s.outbox, max(16, cap(s.outbox)))
 }
 
-// outgoing is a message a node sent during the call in progress.
+// outgoing is a message a node sent during the call in progress: no pointers, so that keeping
+// it costs the garbage collector nothing.
 type outgoing struct {
-	to  algo.ID
-	m   algo.Message
-	ord uint64 // its ordinal, taken when it was sent
+	ord   uint64 // its ordinal, taken when it was sent
+	value algo.ID
+	term  uint64
+	to    int32  // the receiver's index
+	kind  uint16 // index in the run's kind table
+	flag  bool
 }
 
 // flush sends what n sent during its call, in order, with the ordinals taken then: the run is
@@ -990,10 +1029,8 @@ func (s *Sim) flush(n *nodeRec) {
 	}
 	s.timerbox = s.timerbox[:0]
 	for i := range s.outbox {
-		o := &s.outbox[i]
-		s.send(n, o.to, o.m, o.ord)
+		s.send(n, &s.outbox[i])
 	}
-	clear(s.outbox) // drop the strings it held
 	s.outbox = s.outbox[:0]
 }
 
@@ -1003,7 +1040,7 @@ func (s *Sim) flush(n *nodeRec) {
 func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	n, q := e.n, &e.s.q
 	i := e.s.timerIndex(name)
-	ts := n.timer(i)
+	ts := e.s.timer(n, i)
 	ts.armed = true
 	ts.deadline = e.s.now + max(after, 0)
 	ts.ord = q.next(classRuntime)
@@ -1038,31 +1075,33 @@ func (s *Sim) growTimerbox() {
 
 func (e *nodeEnv) CancelTimer(name string) {
 	for i, known := range e.s.timerNames {
-		if known == name {
-			e.n.timer(int32(i)).armed = false
+		if sameString(known, name) {
+			e.s.timer(e.n, int32(i)).armed = false
 			return
 		}
 	}
 }
 
 func (e *nodeEnv) Rand() *rand.Rand {
-	if e.n.rng == nil {
-		e.n.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.n.id)*0x9e3779b97f4a7c15))
+	x := &e.s.ext[e.n.idx]
+	if x.rng == nil {
+		x.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15))
 	}
-	return e.n.rng
+	return x.rng
 }
 
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }
 
 func (e *nodeEnv) Store(key string, v uint64) {
-	if e.n.disk == nil {
-		e.n.disk = map[string]uint64{}
+	x := &e.s.ext[e.n.idx]
+	if x.disk == nil {
+		x.disk = map[string]uint64{}
 	}
-	e.n.disk[key] = v
+	x.disk[key] = v
 }
 
 func (e *nodeEnv) Load(key string) (uint64, bool) {
-	v, ok := e.n.disk[key]
+	v, ok := e.s.ext[e.n.idx].disk[key]
 	return v, ok
 }
 
@@ -1076,7 +1115,7 @@ func (e *nodeEnv) Note(format string, args ...any) {
 // every node keeps its timer of that name in the slot of that index.
 func (s *Sim) timerIndex(name string) int32 {
 	for i, known := range s.timerNames {
-		if known == name {
+		if sameString(known, name) {
 			return int32(i)
 		}
 	}
@@ -1084,32 +1123,39 @@ func (s *Sim) timerIndex(name string) int32 {
 	return int32(len(s.timerNames) - 1)
 }
 
-// send hands n's message m to the network, and queues its delivery with ordinal ord — the one
-// the node's Send took — unless the network drops it at once. flush calls it after n's call.
-func (s *Sim) send(n *nodeRec, to algo.ID, m algo.Message, ord uint64) {
-	ti := s.indexOf(to)
-	if ti < 0 {
-		panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
-			s.cfg.Algorithm.Name, n.id, m.Kind, to))
-	}
-	m.From, m.To = s.idOf(n.idx), to // not n.id: a cache line of the record the step need not touch
-	k := s.met.kind(m.Kind)
-	s.met.sent[k]++
+// sameString reports whether a == b, comparing where they point first: the kinds and timer
+// names an algorithm passes are its constants, the very strings in the run's tables.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// send hands n's message o to the network, and queues its delivery with the ordinal the node's
+// Send took, unless the network drops it at once. flush calls it after n's call.
+func (s *Sim) send(n *nodeRec, o *outgoing) {
+	from, to := s.idOf(n.idx), s.idOf(o.to) // not n.id: a cache line of the record the step need not touch
+	s.met.sent[o.kind]++
 	s.sent++
 	if s.mon.watchers != nil {
-		s.mon.sent(m)
+		s.mon.sent(s.outMessage(from, to, o))
 	}
-	at, reason := s.net.Send(s.now, m.From, to)
+	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {
-		s.met.dropped[k]++
+		s.met.dropped[o.kind]++
 		if s.tracing {
-			s.traceMsg(RecSend, m, 0, reason)
+			s.traceMsg(RecSend, s.outMessage(from, to, o), 0, reason)
 		}
 		return
 	}
-	s.q.pushOrd(at, ord, event{kind: evDeliver, node: ti, from: n.idx, epoch: s.epochs[ti],
-		mkind: uint16(k), value: m.Value, term: m.Term, flag: m.Flag})
+	e := s.q.add(at, o.ord, o.to)
+	// Field by field: a composite literal is built aside and copied.
+	e.kind, e.flag, e.mkind, e.node, e.from, e.epoch = evDeliver, o.flag, o.kind, o.to, n.idx, s.epochs[o.to]
+	e.gen, e.aux, e.value, e.term = 0, 0, o.value, o.term
 	if s.tracing {
-		s.traceMsg(RecSend, m, at, network.Delivered)
+		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
 	}
+}
+
+// outMessage rebuilds the message o that from sent to.
+func (s *Sim) outMessage(from, to algo.ID, o *outgoing) algo.Message {
+	return algo.Message{Kind: s.met.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag}
 }

@@ -25,7 +25,7 @@ func (s *Sim) Nodes() []NodeView {
 	out := make([]NodeView, len(s.nodes))
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		out[i] = NodeView{ID: n.id, Status: n.status(), Leader: n.last.Leader, Term: n.last.Term, Role: s.mon.role[i]}
+		out[i] = NodeView{ID: s.nid(n), Status: n.status(), Leader: n.last.Leader, Term: n.last.Term, Role: s.mon.role[i]}
 	}
 	return out
 }
@@ -35,7 +35,7 @@ func (s *Sim) Leaders() []algo.ID {
 	var out []algo.ID
 	for i := range s.nodes {
 		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader && s.mon.role[i] == "" {
-			out = append(out, n.id)
+			out = append(out, s.nid(n))
 		}
 	}
 	return out
@@ -64,7 +64,7 @@ func (s *Sim) InFlight() []Flight {
 		}
 	}
 	for i := range s.nodes {
-		for _, idx := range s.nodes[i].held {
+		for _, idx := range s.ext[i].held {
 			if e := s.q.event(idx); e.kind == evDeliver {
 				out = append(out, Flight{Msg: s.message(e), At: -1})
 			}
@@ -179,7 +179,7 @@ func (s *Sim) disagreement() Violation {
 		if _, ok := byLeader[n.last.Leader]; !ok {
 			named = append(named, n.last.Leader)
 		}
-		byLeader[n.last.Leader] = append(byLeader[n.last.Leader], n.id)
+		byLeader[n.last.Leader] = append(byLeader[n.last.Leader], s.nid(n))
 	}
 	slices.Sort(named)
 	v := Violation{Property: Agreement, From: s.now, To: s.now}
