@@ -18,8 +18,10 @@ type Cluster struct {
 	ringPos  []int32       // ringPos[i] is the position in Ring of Sorted[i]
 	contig   bool          // Sorted is Sorted[0], Sorted[0]+1, ...: an id's index is arithmetic
 
-	mu     sync.Mutex
-	shared map[string]any // see sharedConfig
+	mu      sync.Mutex
+	shared  map[string]any // see sharedConfig
+	lastKey string         // the key sharedConfig was last asked for, and its value: every
+	lastVal any            // node of a run asks for the same one
 }
 
 // sharedConfig returns what build derives from cluster c, building it once per cluster and key:
@@ -30,7 +32,11 @@ type Cluster struct {
 func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.lastVal != nil && c.lastKey == key {
+		return c.lastVal.(*T)
+	}
 	if v, ok := c.shared[key]; ok {
+		c.lastKey, c.lastVal = key, v
 		return v.(*T)
 	}
 	if c.shared == nil {
@@ -38,6 +44,7 @@ func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	}
 	v := build(c)
 	c.shared[key] = v
+	c.lastKey, c.lastVal = key, v
 	return v
 }
 

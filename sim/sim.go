@@ -21,7 +21,7 @@ type Sim struct {
 	cluster *algo.Cluster
 	net     *network.Network
 	nodes   []nodeRec // ascending id
-	ext     []nodeExt // by node index, as nodes
+	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
 	epochs  []uint32  // per node, bumped by every crash: what was in flight to the old incarnation is lost
 	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
@@ -107,11 +107,20 @@ func (s *Sim) timer(n *nodeRec, i int32) *timerSlot {
 
 // moreTimer is timer for the slots beyond the record's own.
 func (s *Sim) moreTimer(n *nodeRec, i int32) *timerSlot {
-	x := &s.ext[n.idx]
+	x := s.x(n.idx)
 	for int(i-inlineTimers) >= len(x.more) {
 		x.more = append(x.more, timerSlot{})
 	}
 	return &x.more[i-inlineTimers]
+}
+
+// x returns the rest of node i's record, making room for every node's on first use: on the
+// inline engine a run among many nodes may never need any.
+func (s *Sim) x(i int32) *nodeExt {
+	if s.ext == nil {
+		s.ext = make([]nodeExt, len(s.nodes))
+	}
+	return &s.ext[i]
 }
 
 // nid returns n's id.
@@ -168,7 +177,6 @@ func New(cfg Config) (*Sim, error) {
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
-	s.ext = make([]nodeExt, len(cluster.Sorted))
 	s.pf = math.MaxInt // no prefetch: the nodes' memory stays in the cache
 	if len(s.nodes) >= prefetchNodes {
 		s.pf = 1
@@ -219,6 +227,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 
 	if cfg.Engine == Goroutine {
+		s.ext = make([]nodeExt, len(s.nodes))
 		s.handback = make(chan struct{})
 		s.holder = s.handback
 		for i := range s.nodes {
@@ -359,7 +368,8 @@ func (s *Sim) next(limit time.Duration) bool {
 		}
 		// A paused node handles nothing; what is due meanwhile waits, in order.
 		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] != e.epoch)) {
-			s.ext[e.node].held = append(s.ext[e.node].held, idx)
+			x := s.x(e.node)
+			x.held = append(x.held, idx)
 			continue
 		}
 		if at == s.now && s.steps > 0 {
@@ -693,7 +703,7 @@ func (s *Sim) act(a *Action) {
 			s.emit(Record{Type: RecState, Node: id, Old: Paused, New: n.status(), Leader: n.last.Leader, Term: n.last.Term})
 			// What arrived meanwhile is handled next, in its original order: before anything
 			// the run schedules for this instant, which is younger.
-			x := &s.ext[n.idx]
+			x := s.x(n.idx)
 			for _, idx := range x.held {
 				s.q.requeueOrd(s.now, s.q.next(classAction), idx)
 			}
@@ -741,7 +751,7 @@ func (s *Sim) act(a *Action) {
 			case n.down:
 				note("node %d is crashed and cannot elect", id)
 			case n.paused:
-				x := &s.ext[n.idx]
+				x := s.x(n.idx)
 				x.held = append(x.held, s.q.store(event{kind: evElect, node: n.idx}))
 				note("node %d is paused: it will elect when it resumes", id)
 			case n.node == nil:
@@ -767,7 +777,7 @@ func (s *Sim) crash(n *nodeRec) {
 		s.timer(n, i).armed = false
 	}
 	// What it held while paused is lost too: deliveries are dropped as they come up.
-	x := &s.ext[n.idx]
+	x := s.x(n.idx)
 	for _, idx := range x.held {
 		s.q.requeue(s.now, idx)
 	}
@@ -1083,7 +1093,7 @@ func (e *nodeEnv) CancelTimer(name string) {
 }
 
 func (e *nodeEnv) Rand() *rand.Rand {
-	x := &e.s.ext[e.n.idx]
+	x := e.s.x(e.n.idx)
 	if x.rng == nil {
 		x.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15))
 	}
@@ -1093,7 +1103,7 @@ func (e *nodeEnv) Rand() *rand.Rand {
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }
 
 func (e *nodeEnv) Store(key string, v uint64) {
-	x := &e.s.ext[e.n.idx]
+	x := e.s.x(e.n.idx)
 	if x.disk == nil {
 		x.disk = map[string]uint64{}
 	}
@@ -1101,7 +1111,7 @@ func (e *nodeEnv) Store(key string, v uint64) {
 }
 
 func (e *nodeEnv) Load(key string) (uint64, bool) {
-	v, ok := e.s.ext[e.n.idx].disk[key]
+	v, ok := e.s.x(e.n.idx).disk[key]
 	return v, ok
 }
 

@@ -64,6 +64,9 @@ func (s *Sim) InFlight() []Flight {
 		}
 	}
 	for i := range s.nodes {
+		if s.ext == nil {
+			break
+		}
 		for _, idx := range s.ext[i].held {
 			if e := s.q.event(idx); e.kind == evDeliver {
 				out = append(out, Flight{Msg: s.message(e), At: -1})
