@@ -281,9 +281,6 @@ func (m *monitor) recheck(n *nodeRec) {
 	case prev != 0 && m.agreed == 0:
 		m.leaderlessFrom = now
 	case prev == 0 && m.agreed != 0:
-		if m.s.cfg.UntilLeader {
-			m.s.elected = true // the run ends after this step
-		}
 		m.leaderless += now - m.leaderlessFrom
 		if m.firstAgreed < 0 {
 			m.firstAgreed = now

@@ -115,3 +115,33 @@ func TestLeaderMetrics(t *testing.T) {
 		t.Errorf("leader %d after %d changes, want 2 after 2", sum.Leader, sum.LeaderChanges)
 	}
 }
+
+// UntilLeader ends the run at the end of the first step after which every live node names one
+// live leader — not in the middle of a step that agrees for a moment and then does not. Node 1
+// claims leadership at boot, node 2 names nobody. Crashing 2 alone leaves 1 agreed: the run
+// ends there, at 10ms. Crashing 2 and then 1 in one action agrees after the first and not after
+// the second: the run goes on, to node 2's recovery at 500ms and beyond.
+func TestUntilLeaderJudgesTheWholeStep(t *testing.T) {
+	for _, c := range []struct {
+		crash   []algo.ID
+		endsAt0 bool // the run ends at the crash
+	}{
+		{[]algo.ID{2}, true},
+		{[]algo.ID{2, 1}, false},
+	} {
+		cfg := sim.DefaultConfig(claimerInfo(map[algo.ID]uint64{1: 1}), 2)
+		cfg.UntilLeader, cfg.RunFor = true, 1000*ms
+		cfg.Actions = []sim.Action{at(10*ms, sim.Crash, c.crash...), at(500*ms, sim.Recover, 2)}
+		s, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(cfg.RunFor)
+		switch {
+		case c.endsAt0 && s.Now() != 10*ms:
+			t.Errorf("crash %v: the run ended at %v, want at the crash, 10ms", c.crash, s.Now())
+		case !c.endsAt0 && s.Now() < 500*ms:
+			t.Errorf("crash %v: the run ended at %v, before the recovery at 500ms: a leader agreed for a moment within a step ended it", c.crash, s.Now())
+		}
+	}
+}

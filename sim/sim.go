@@ -316,6 +316,9 @@ func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 // by limit, or when a guard halts the run (see Config.StallSteps and Config.MaxScheduled).
 func (s *Sim) next(limit time.Duration) bool {
 	for {
+		if s.cfg.UntilLeader && s.mon.agreed != 0 {
+			s.elected = true // agreed at the end of the step before: the run is over
+		}
 		if s.halted != "" || s.elected || s.q.len() == 0 {
 			return false
 		}
