@@ -100,17 +100,23 @@ func TestLeasePausedHolderWithFencing(t *testing.T) {
 	}
 }
 
+// drawLeaseRun draws a lease run of 3 s on the inline engine: 3 to 7 nodes, a seed, FIFO or not.
+func drawLeaseRun(t *rapid.T) (cfg sim.Config, n int) {
+	n = rapid.IntRange(3, 7).Draw(t, "nodes")
+	cfg = sim.DefaultConfig(lookup(t, "lease"), n)
+	cfg.Seed = rapid.Uint64().Draw(t, "seed")
+	cfg.RunFor = 3 * time.Second
+	cfg.Network.FIFO = rapid.Bool().Draw(t, "fifo")
+	cfg.Engine = sim.Inline
+	return cfg, n
+}
+
 // Fencing holds over random schedules of every fault, pauses included, and a token is never
 // held twice. The seed and schedule of a failure are printed.
 func TestLeaseFencingRandomSchedules(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(3, 7).Draw(t, "nodes")
-		cfg := sim.DefaultConfig(lookup(t, "lease"), n)
-		cfg.Seed = rapid.Uint64().Draw(t, "seed")
-		cfg.RunFor = 3 * time.Second
-		cfg.Network.FIFO = rapid.Bool().Draw(t, "fifo")
+		cfg, n := drawLeaseRun(t)
 		cfg.Actions = genSchedule(t, cfg.IDs, cfg.RunFor)
-		cfg.Engine = sim.Inline
 		sum := run(t, cfg)
 		for _, name := range []string{algo.PropNoStaleWrite, sim.OneLeaderPerTerm} {
 			if p, _ := sum.Property(name); !p.Applies || !p.Holds {
@@ -128,11 +134,7 @@ func TestLeaseFencingRandomSchedules(t *testing.T) {
 // that cell open).
 func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(3, 7).Draw(t, "nodes")
-		cfg := sim.DefaultConfig(lookup(t, "lease"), n)
-		cfg.Seed = rapid.Uint64().Draw(t, "seed")
-		cfg.RunFor = 3 * time.Second
-		cfg.Network.FIFO = rapid.Bool().Draw(t, "fifo")
+		cfg, n := drawLeaseRun(t)
 		fencing := rapid.Bool().Draw(t, "fencing")
 		cfg.Params = algo.Params{"fencing": {On: fencing}}
 		for _, a := range genSchedule(t, cfg.IDs, cfg.RunFor) {
@@ -140,7 +142,6 @@ func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 				cfg.Actions = append(cfg.Actions, a)
 			}
 		}
-		cfg.Engine = sim.Inline
 		sum := run(t, cfg)
 		props := []string{sim.AtMostOneLeader}
 		if fencing {
