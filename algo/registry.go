@@ -18,10 +18,8 @@ type Cluster struct {
 	ringPos  []int32       // ringPos[i] is the position in Ring of Sorted[i]
 	contig   bool          // Sorted is Sorted[0], Sorted[0]+1, ...: an id's index is arithmetic
 
-	mu      sync.Mutex
-	shared  map[string]any // see sharedConfig
-	lastKey string         // the key sharedConfig was last asked for, and its value: every
-	lastVal any            // node of a run asks for the same one
+	mu     sync.Mutex
+	shared map[string]any // see sharedConfig
 }
 
 // sharedConfig returns what build derives from cluster c, building it once per cluster and key:
@@ -32,11 +30,7 @@ type Cluster struct {
 func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.lastVal != nil && c.lastKey == key {
-		return c.lastVal.(*T)
-	}
 	if v, ok := c.shared[key]; ok {
-		c.lastKey, c.lastVal = key, v
 		return v.(*T)
 	}
 	if c.shared == nil {
@@ -44,7 +38,6 @@ func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	}
 	v := build(c)
 	c.shared[key] = v
-	c.lastKey, c.lastVal = key, v
 	return v
 }
 
