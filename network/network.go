@@ -129,6 +129,9 @@ type lastTimes struct {
 // maxTable bounds the links a table keeps: 4 million, 32 MB.
 const maxTable = 1 << 22
 
+// maxTableSide is how far apart ids may be for a table: maxTableSide² = maxTable.
+const maxTableSide = 1 << 11
+
 func (t *lastTimes) start() {
 	if t.span > 0 {
 		t.table = make([]time.Duration, int(t.span)*int(t.span))
@@ -159,10 +162,10 @@ func (n *Network) Nodes(ids []algo.ID) {
 		return // told already, or too late: messages were sent
 	}
 	lo, hi := slices.Min(ids), slices.Max(ids)
-	span := int(hi-lo) + 1
-	if span*span > maxTable {
+	if hi-lo >= maxTableSide { // compared before squaring: ids far apart would overflow it
 		return
 	}
+	span := int(hi-lo) + 1
 	n.last = lastTimes{lo: lo, span: algo.ID(span)}
 	if n.tracking {
 		n.last.start()

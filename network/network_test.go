@@ -947,7 +947,7 @@ func TestDelayString(t *testing.T) {
 // every delivery time is the same, for random sends with delays changed along the way and
 // messages in flight declared — and for ids too spread out for a table.
 func TestFIFOTableSameAsMap(t *testing.T) {
-	for _, nodes := range [][]algo.ID{ids(7), {3, 9, 40, 41, 100}, {1, 5_000_000}} {
+	for _, nodes := range [][]algo.ID{ids(7), {3, 9, 40, 41, 100}, {1, 5_000_000}, {1, math.MaxInt / 2}, {1, math.MaxInt}} {
 		c := Config{Delay: Delay{Min: time.Millisecond, Max: 30 * time.Millisecond}, FIFO: true}
 		byMap, byTable := mustNew(t, c, newRand(4, 2)), mustNew(t, c, newRand(4, 2))
 		byTable.Nodes(nodes)
