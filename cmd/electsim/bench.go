@@ -99,6 +99,8 @@ Examples:
 	if err != nil || maxMsgs <= 0 {
 		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", *budget)
 	}
+	// GOMAXPROCS beyond a few hundred measures nothing but the runtime's threads.
+	const maxProcs = 256
 	procsFor := func(e sim.Engine) int {
 		if e == sim.Goroutine {
 			return 1
@@ -107,8 +109,8 @@ Examples:
 	}
 	if fs.Changed("procs") {
 		n, err := strconv.Atoi(*procs)
-		if err != nil || n < 1 {
-			return usagef("--procs %s: expected a number of processors, 1 or more", *procs)
+		if err != nil || n < 1 || n > maxProcs {
+			return usagef("--procs %s: expected a number of processors from 1 to %d (this machine has %d)", *procs, maxProcs, runtime.NumCPU())
 		}
 		procsFor = func(sim.Engine) int { return n }
 	}
@@ -512,7 +514,7 @@ func machine() string {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return false
 	}

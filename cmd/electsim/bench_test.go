@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -89,7 +91,8 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"--engine", "fast"}, "electsim bench: --engine fast: expected goroutine, inline or both\n"},
 		{[]string{"--seed", "-1"}, "electsim bench: --seed -1: expected a whole number, 0 or more\n"},
 		{[]string{"--max-messages", "0"}, "electsim bench: --max-messages 0: expected a positive whole number, e.g. 20000000 or 20m\n"},
-		{[]string{"--procs", "0"}, "electsim bench: --procs 0: expected a number of processors, 1 or more\n"},
+		{[]string{"--procs", "0"}, fmt.Sprintf("electsim bench: --procs 0: expected a number of processors from 1 to 256 (this machine has %d)\n", runtime.NumCPU())},
+		{[]string{"--procs", "50000"}, fmt.Sprintf("electsim bench: --procs 50000: expected a number of processors from 1 to 256 (this machine has %d)\n", runtime.NumCPU())},
 		{[]string{"--algo", "raft", "--svg", "r.svg"}, "electsim bench: --svg r.svg: the plot shows Bully's and the ring's counts; add bully or ring to --algo\n"},
 		{[]string{"extra"}, `electsim bench: unexpected argument "extra" (see -h)` + "\n"},
 	} {

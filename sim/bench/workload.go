@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -41,7 +42,7 @@ func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error)
 	cfg.UntilLeader = true
 	cfg.RunFor = 24 * time.Hour
 	cfg.MaxScheduled = 1 << 30 // the budget is the caller's: see Estimate
-	cfg.StallSteps = 1 << 40
+	cfg.StallSteps = math.MaxInt
 	fixed := network.Delay{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond}
 	set := func(kv ...string) {
 		cfg.Params = algo.Params{}
