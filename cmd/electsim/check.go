@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -418,7 +417,7 @@ type progressBar struct {
 }
 
 func newProgressBar(stderr io.Writer, getenv env) *progressBar {
-	f, ok := stderr.(*os.File)
+	f, ok := fileOf(stderr)
 	return &progressBar{w: stderr, on: ok && term.IsTerminal(int(f.Fd())) && getenv("TERM") != "dumb"}
 }
 

@@ -113,9 +113,44 @@ func guard(stderr io.Writer, getenv env, f func() int) (code int) {
 	return f()
 }
 
-// electsim runs the command line and returns the exit code.
+// electsim runs the command line and returns the exit code. What a command prints on standard
+// output is checked once, at the end: a table or a list that could not be written (a full disk,
+// a closed terminal) is an error, exit 2, not a silent success.
 func electsim(args []string, stdout, stderr io.Writer, getenv env) int {
-	return guard(stderr, getenv, func() int { return dispatch(args, stdout, stderr, getenv) })
+	out := &checkedWriter{w: stdout}
+	code := guard(stderr, getenv, func() int { return dispatch(args, out, stderr, getenv) })
+	if out.err != nil && code != exitBadUsage {
+		fmt.Fprintf(stderr, "electsim: cannot write to standard output: %v; nothing after that was written\n", out.err)
+		code = exitBadUsage
+	}
+	return code
+}
+
+// checkedWriter passes writes on and keeps the first error, failing every write after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// fileOf returns the file behind w, if w is one or passes its writes to one: what decides
+// whether output goes to a terminal.
+func fileOf(w any) (*os.File, bool) {
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 
 	"bytes"
 	"electsim/algo"
@@ -547,5 +548,23 @@ func TestOutputsDistinct(t *testing.T) {
 	}
 	if _, err := os.Stat("x.out"); err == nil {
 		t.Error("x.out was written")
+	}
+}
+
+// fullWriter is standard output on a full disk: every write fails.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Output that cannot be written is an error, exit 2, whatever the command: a table, a list or a
+// check's report lost on a full disk is not a success.
+func TestStdoutWriteFails(t *testing.T) {
+	for _, args := range [][]string{{"run", "bully-boot"}, {"scenarios"}, {"algorithms"},
+		{"check", "--faults", "crash", "--runs", "3"}, {"run", "--json"}} {
+		var stderr strings.Builder
+		code := electsim(args, fullWriter{}, &stderr, func(string) string { return "" })
+		if code != exitBadUsage || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v to a full disk: exit %d, stderr %q; want exit 2 and the reason", args, code, stderr.String())
+		}
 	}
 }

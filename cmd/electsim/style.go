@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 
 	"golang.org/x/term"
 
@@ -17,7 +16,7 @@ func colorFor(w any, noColor bool, getenv env) palette {
 	if noColor || getenv("NO_COLOR") != "" {
 		return palette{}
 	}
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	return palette{on: ok && term.IsTerminal(int(f.Fd()))}
 }
 

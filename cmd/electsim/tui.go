@@ -42,7 +42,7 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	if err != nil {
 		return err
 	}
-	out, ok := stdout.(*os.File)
+	out, ok := fileOf(stdout)
 	if !ok || !term.IsTerminal(int(out.Fd())) {
 		words := args
 		if fs.NArg() == 0 && sc.Name != "" {
@@ -78,7 +78,7 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 // wantsTUI reports whether bare electsim, with args, should open the TUI: on a terminal, unless
 // a flag asks for headless output.
 func wantsTUI(args []string, stdout io.Writer) bool {
-	out, ok := stdout.(*os.File)
+	out, ok := fileOf(stdout)
 	if !ok || !term.IsTerminal(int(out.Fd())) || !term.IsTerminal(int(os.Stdin.Fd())) {
 		return false
 	}
