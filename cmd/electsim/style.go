@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"golang.org/x/term"
 
 	"electsim/sim"
