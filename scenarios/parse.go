@@ -177,14 +177,18 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 // would otherwise fill the terminal.
 const maxErrors = 30
 
-// shorten cuts a message quoting a very long word down to a readable length.
+// shorten cuts the very long words of a message — what it quotes of a file, such as 100,000
+// x's on a line — down to a readable length, and leaves the rest, what it says was expected,
+// whole.
 func shorten(msg string) string {
-	const max = 200
-	if utf8.RuneCountInString(msg) <= max {
-		return msg
+	const max = 60
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if utf8.RuneCountInString(w) > max {
+			words[i] = string([]rune(w)[:max]) + "…"
+		}
 	}
-	r := []rune(msg)
-	return string(r[:max]) + "…"
+	return strings.Join(words, " ")
 }
 
 // invalidUTF8 returns the line and column (in runes) of the first byte of text that is not
