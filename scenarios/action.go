@@ -157,7 +157,7 @@ func (p *parser) word(what string) *token {
 		return nil
 	}
 	if t == nil {
-		p.fail(nil, "expected %s at the end of the line", what)
+		p.fail(nil, "expected %s; the line ends here", what)
 		return nil
 	}
 	if t.kind != tWord {

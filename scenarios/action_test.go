@@ -67,7 +67,7 @@ func TestParseActionForms(t *testing.T) {
 
 func TestParseActionErrors(t *testing.T) {
 	tests := []struct{ text, want string }{
-		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break) at the end of the line"},
+		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break); the line ends here"},
 		{"crush 5", `column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
 		{"crash", "column 6: expected the node(s) to crash"},
 		{"crash 7", "column 7: unknown node 7 (nodes are 1..5)"},
@@ -80,7 +80,7 @@ func TestParseActionErrors(t *testing.T) {
 		{"cut 1-2", `column 5: expected a link such as 1->2, got "1-2"`},
 		{"cut 1->9", "column 8: unknown node 9 (nodes are 1..5)"},
 		{"cut 1->1", "column 5: a link joins two different nodes, got 1->1"},
-		{"cut", "column 4: expected the link to cut, such as 1->2 at the end of the line"},
+		{"cut", "column 4: expected the link to cut, such as 1->2; the line ends here"},
 		{"delay 1->2 fast", `column 12: expected a duration such as 250us, 40ms, 1.5s or 2m, got "fast"`},
 		{"delay 20ms..10ms", `column 7: range "20ms..10ms" runs backwards: write the smaller duration first`},
 		{"delay -5ms", `column 7: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-5ms"`},
@@ -116,7 +116,7 @@ func TestParseAt(t *testing.T) {
 	}
 	for text, want := range map[string]string{
 		"crash 5":    `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "crash"`,
-		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break) at the end of the line",
+		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break); the line ends here",
 		"10 crash 5": `column 1: expected a duration with a unit, such as 10ms or 10s, got "10"`,
 	} {
 		if _, err := ParseAt(text, five); err == nil || err.Error() != want {
