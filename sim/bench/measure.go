@@ -99,7 +99,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed",
+			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
 				Thousands(est), formula, Thousands(o.MaxMessages))}, nil
 	}
 	if o.MaxMessages > 0 {
