@@ -399,3 +399,24 @@ func TestNewClusterContiguousAndNot(t *testing.T) {
 		}
 	})
 }
+
+// One cluster serves any algorithm: each finds its own shared config, not the one another
+// algorithm's nodes built first.
+func TestSharedConfigPerAlgorithm(t *testing.T) {
+	c, err := NewCluster([]ID{1, 2, 3, 4, 5}, 15*ms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"raft", "bully", "ring", "lowest-id", "lease", "raft", "bully"} {
+		info, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := info.New(2, c); n == nil {
+			t.Fatalf("%s: no node", name)
+		}
+	}
+	if newBullyConfig(c) != newBullyConfig(c) || newRingConfig(c) != newRingConfig(c) {
+		t.Error("a cluster builds an algorithm's config more than once")
+	}
+}

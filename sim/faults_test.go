@@ -402,3 +402,16 @@ func mustCount(sum sim.Summary, kind string) int64 {
 	sent, _, _ := sum.Count(kind)
 	return sent
 }
+
+// A cut drops what is in flight on the link when it arrives, like a partition: PING 1 is sent
+// at 0, the link 1->2 is cut at 5ms, and PING 1 is lost at 8ms, reason cut.
+func TestCutDropsInFlight(t *testing.T) {
+	cut := sim.Action{At: 5 * ms, Op: sim.Cut, Link: &network.Link{From: 1, To: 2}}
+	recs := pingRun(t, sim.Inline, 2, pingPlan{from: 1, to: 2, count: 1, every: 10 * ms}, fixedDelay(8*ms), true, cut)
+	if d := find(recs, sim.RecDrop, 1); d == nil || d.Reason != network.Cut || d.At != 8*ms {
+		t.Errorf("PING 1, in flight at the cut: %+v, want dropped at 8ms (cut)", d)
+	}
+	if got := pings(recs, sim.RecDeliver); len(got) != 0 {
+		t.Errorf("delivered %v through a cut link", got)
+	}
+}

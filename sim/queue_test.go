@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"electsim/algo"
 )
 
 // The queue pops in exactly (time, ordinal) order, whatever mix of pushes, requeues and pops —
@@ -180,4 +182,64 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// Every key names its payload's node — pushed, added, requeued at once or after being held —
+// since prefetch reads the nodes of the steps ahead from the keys alone.
+func TestQueueKeysNameTheirNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q queue
+		var held []int32
+		for i := range rapid.IntRange(1, 300).Draw(t, "ops") {
+			at := time.Duration(rapid.IntRange(0, 200).Draw(t, "at"))
+			node := int32(rapid.IntRange(0, 50).Draw(t, "node"))
+			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			case 0:
+				q.push(at, classRuntime, event{kind: evDeliver, node: node, aux: int32(i)})
+			case 1:
+				*q.add(at, q.next(classRuntime), node) = event{kind: evDeliver, node: node, aux: int32(i)}
+			case 2:
+				held = append(held, q.store(event{kind: evElect, node: node}))
+			case 3:
+				if len(held) > 0 {
+					q.requeue(at, held[0])
+					held = held[1:]
+				}
+			case 4:
+				if q.len() > 0 {
+					_, idx, _ := q.pop()
+					q.release(idx)
+				}
+			}
+		}
+		q.each(func(k qkey) {
+			if e := q.event(k.idx); k.node != e.node {
+				t.Fatalf("a key names node %d, its payload is for node %d", k.node, e.node)
+			}
+		})
+	})
+}
+
+// A run in a steady state reuses the queue's slots: what it holds stays bounded by what is in
+// flight, however long it runs.
+func TestQueueSlotsReused(t *testing.T) {
+	info, err := algo.Lookup("bully")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig(info, 5)
+	cfg.Engine = Inline
+	used := map[time.Duration]int32{}
+	for _, runFor := range []time.Duration{2 * time.Second, 20 * time.Second} {
+		cfg.RunFor = runFor
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(runFor)
+		used[runFor] = s.q.used
+	}
+	if used[20*time.Second] != used[2*time.Second] || used[2*time.Second] > 64 {
+		t.Errorf("slots used: %d after 2s, %d after 20s: a run of heartbeats should reuse a few dozen", used[2*time.Second], used[20*time.Second])
+	}
 }
