@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 #include "textflag.h"
 
 // func prefetchLines(addrs []unsafe.Pointer) uintptr
