@@ -11,7 +11,9 @@ import "unsafe"
 func prefetchLines(addrs []unsafe.Pointer) uintptr {
 	var sum uintptr
 	for _, a := range addrs {
-		sum += uintptr(*(*byte)(a))
+		if a != nil { // a node's state before it boots: nothing to fetch
+			sum += uintptr(*(*byte)(a))
+		}
 	}
 	return sum
 }

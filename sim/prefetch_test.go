@@ -10,49 +10,66 @@ import (
 	"electsim/algo"
 )
 
-// ahead names the nodes of the events that follow in the lane the next event comes from, past
-// the blocks a lane grows by: with one lane — what fixed delays make — exactly the next pops.
-// With several lanes and the heap it may guess wrong, never read outside the queue.
-func TestQueueAhead(t *testing.T) {
+// laneNode names the node of the key so many places after a lane's head, past the blocks a
+// lane grows by: with one lane — what fixed delays make — exactly the pops to come. With several
+// lanes and the heap the lane's keys are still its own, in order.
+func TestLaneNode(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var q queue
-		n := rapid.IntRange(0, 3000).Draw(t, "events")
+		n := rapid.IntRange(1, 3000).Draw(t, "events")
 		for i := range n {
 			q.push(time.Duration(i), classRuntime, event{kind: evDeliver, node: int32(i * 7 % 1009)})
 		}
-		popped := rapid.IntRange(0, n).Draw(t, "popped")
+		popped := rapid.IntRange(0, n-1).Draw(t, "popped")
 		for range popped {
 			_, idx, _ := q.pop()
 			q.release(idx)
 		}
-		skip := rapid.IntRange(0, 100).Draw(t, "skip")
-		want := rapid.IntRange(0, 100).Draw(t, "n")
-		buf := make([]int32, want)
-		got := buf[:q.ahead(buf, skip)]
-		for j, node := range got {
-			if i := popped + skip + j; node != int32(i*7%1009) {
-				t.Fatalf("ahead[%d] = node %d, the event after %d pops and %d skipped is for node %d", j, node, popped, skip, i*7%1009)
+		_, src := q.top()
+		if src == numLanes {
+			t.Fatal("keys in increasing order went to the heap")
+		}
+		l := &q.lanes[src]
+		if l.n != n-popped {
+			t.Fatalf("the lane holds %d keys, %d are queued", l.n, n-popped)
+		}
+		for _, j := range []int{0, 1, stateAhead, recordAhead, laneFirst - 1, laneFirst, l.n - 1} {
+			if j >= l.n || j > laneFirst {
+				continue
+			}
+			if got, i := q.laneNode(l, j), popped+j; got != int32(i*7%1009) {
+				t.Fatalf("laneNode(%d) = node %d, the event after %d pops and %d more is for node %d", j, got, popped, j, i*7%1009)
 			}
 		}
-		if left := max(n-popped-skip, 0); len(got) != min(want, left) {
-			t.Fatalf("ahead gave %d nodes, %d were asked for and %d are there", len(got), want, left)
-		}
 	})
-	// Random times: some keys go to the heap, some to other lanes — ahead may guess, not fail.
+	// Random times: some keys go to the heap, some to other lanes; each lane's keys are read in
+	// its own order.
 	rapid.Check(t, func(t *rapid.T) {
 		var q queue
 		for i := range rapid.IntRange(1, 500).Draw(t, "events") {
 			at := time.Duration(rapid.IntRange(0, 1000).Draw(t, "at"))
 			q.push(at, classRuntime, event{kind: evDeliver, node: int32(i)})
 		}
-		for range rapid.IntRange(0, q.len()).Draw(t, "popped") {
+		for range rapid.IntRange(0, q.len()-1).Draw(t, "popped") {
 			_, idx, _ := q.pop()
 			q.release(idx)
 		}
-		buf := make([]int32, 40)
-		for _, node := range buf[:q.ahead(buf, rapid.IntRange(0, 40).Draw(t, "skip"))] {
-			if node < 0 || node >= 500 {
-				t.Fatalf("ahead named node %d, which no event is for", node)
+		for i := range q.lanes {
+			l := &q.lanes[i]
+			var want []int32
+			for b, from := l.first, l.head; l.n > 0 && b != nil; b, from = b.next, 0 {
+				to := len(b.keys)
+				if b == l.last {
+					to = l.tail
+				}
+				for _, k := range b.keys[from:to] {
+					want = append(want, k.node)
+				}
+			}
+			for j := range min(l.n, laneFirst+1) {
+				if got := q.laneNode(l, j); got != want[j] {
+					t.Fatalf("lane %d: laneNode(%d) = node %d, want %d", i, j, got, want[j])
+				}
 			}
 		}
 	})

@@ -318,36 +318,17 @@ func (q *queue) each(f func(k qkey)) {
 	}
 }
 
-// ahead fills buf with the nodes of the events that follow the next skip ones in the lane the
-// next event comes from, and returns how many it found. They are likely to be the run's next
-// steps, not certainly — another lane's events or the heap's may come between — so a caller may
-// only use them to fetch memory early, never to decide anything.
-func (q *queue) ahead(buf []int32, skip int) int {
-	if q.n == 0 {
-		return 0
+// laneNode returns the node of lane l's key j places after its head; j must be less than l.n.
+// The keys after the next are likely to be the run's next steps, not certainly — another lane's
+// events or the heap's may come between — so a caller may only use them to fetch memory early,
+// never to decide anything. j is at most the smallest block's size: the key is in the first
+// block or the next.
+func (q *queue) laneNode(l *lane, j int) int32 {
+	b, i := l.first, l.head+j
+	if i >= len(b.keys) {
+		b, i = b.next, i-len(b.keys)
 	}
-	_, src := q.top()
-	if src == numLanes {
-		return 0
-	}
-	l := &q.lanes[src]
-	pos, k := l.head+skip, 0
-	for b := l.first; b != nil && k < len(buf); b = b.next {
-		keys := b.keys
-		if b == l.last {
-			keys = keys[:l.tail]
-		}
-		if pos >= len(keys) {
-			pos -= len(keys)
-			continue
-		}
-		for _, key := range keys[pos:min(len(keys), pos+len(buf)-k)] {
-			buf[k] = key.node
-			k++
-		}
-		pos = 0
-	}
-	return k
+	return b.keys[i].node
 }
 
 // event returns the payload in slab slot idx.

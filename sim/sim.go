@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
@@ -38,7 +37,6 @@ type Sim struct {
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
 
-	pf  int // steps until the next prefetch pass (never, among few nodes)
 	pfr prefetcher
 
 	cur        event       // the current step's event: a copy, its queue slot is free again
@@ -177,9 +175,8 @@ func New(cfg Config) (*Sim, error) {
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
-	s.pf = math.MaxInt // no prefetch: the nodes' memory stays in the cache
-	if len(s.nodes) >= prefetchNodes {
-		s.pf = 1
+	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
+		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
 	}
 	s.epochs = make([]uint32, len(cluster.Sorted))
 	maxID := cluster.Sorted[len(cluster.Sorted)-1]
@@ -334,11 +331,11 @@ func (s *Sim) next(limit time.Duration) bool {
 			s.halted = fmt.Sprintf("more than %d events were scheduled at once, more than a run may hold in memory; try fewer nodes", s.cfg.MaxScheduled)
 			return false
 		}
-		if s.pf--; s.pf <= 0 {
-			s.prefetch()
-		}
 		at, idx, ord := s.q.popFrom(src)
 		e := s.q.event(idx)
+		if s.pfr.states != nil {
+			s.prefetch(src, e.node)
+		}
 		n := &s.nodes[e.node]
 		switch e.kind {
 		case evTimer:
@@ -776,6 +773,7 @@ func (s *Sim) crash(n *nodeRec) {
 	s.mon.crashed(n, old)
 	s.epochs[n.idx]++
 	n.node = nil
+	s.newState(n)
 	for i := range int32(len(s.timerNames)) {
 		s.timer(n, i).armed = false
 	}
@@ -877,6 +875,7 @@ func (n *nodeRec) dispatch(j *job) {
 		// work: not on the stack of whichever goroutine runs the loop.
 		n.node = s.cfg.Algorithm.New(s.nid(n), s.cluster)
 		n.node.Start(&n.env)
+		n.env.s.newState(n)
 		return
 	}
 	if n.node == nil {
