@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -120,13 +121,15 @@ func electsim(args []string, stdout, stderr io.Writer, getenv env) int {
 	out := &checkedWriter{w: stdout}
 	code := guard(stderr, getenv, func() int { return dispatch(args, out, stderr, getenv) })
 	if out.err != nil && code != exitBadUsage {
-		fmt.Fprintf(stderr, "electsim: cannot write to standard output: %v; nothing after that was written\n", out.err)
+		fmt.Fprintf(stderr, "electsim: %v; nothing after that was written\n", out.err)
 		code = exitBadUsage
 	}
 	return code
 }
 
-// checkedWriter passes writes on and keeps the first error, failing every write after it.
+// checkedWriter passes writes on and keeps the first error, failing every write after it. The
+// error says it was standard output that could not be written: a command that prints it says
+// what went wrong, not "write /dev/stdout".
 type checkedWriter struct {
 	w   io.Writer
 	err error
@@ -138,10 +141,24 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	}
 	n, err := c.w.Write(p)
 	if err != nil {
-		c.err = err
+		c.err = stdoutError{err}
 	}
-	return n, err
+	return n, c.err
 }
+
+// stdoutError is a failed write to standard output.
+type stdoutError struct{ err error }
+
+func (e stdoutError) Error() string {
+	why := e.err
+	var pe *fs.PathError
+	if errors.As(why, &pe) {
+		why = pe.Err // the path is /dev/stdout, or the terminal's: no news to the user
+	}
+	return "cannot write to standard output: " + why.Error()
+}
+
+func (e stdoutError) Unwrap() error { return e.err }
 
 // fileOf returns the file behind w, if w is one or passes its writes to one: what decides
 // whether output goes to a terminal.

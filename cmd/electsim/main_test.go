@@ -2,11 +2,10 @@ package main
 
 import (
 	"bufio"
-	"errors"
-
 	"bytes"
-	"electsim/algo"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"electsim/algo"
 	"electsim/internal/goldenfile"
 	"electsim/scenarios"
 )
@@ -554,7 +554,10 @@ func TestOutputsDistinct(t *testing.T) {
 // fullWriter is standard output on a full disk: every write fails.
 type fullWriter struct{}
 
-func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+// Write fails as a write to a full disk does: naming the path, /dev/stdout.
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "write", Path: "/dev/stdout", Err: errors.New("no space left on device")}
+}
 
 // Output that cannot be written is an error, exit 2, whatever the command: a table, a list or a
 // check's report lost on a full disk is not a success.
@@ -563,8 +566,9 @@ func TestStdoutWriteFails(t *testing.T) {
 		{"check", "--faults", "crash", "--runs", "3"}, {"run", "--json"}} {
 		var stderr strings.Builder
 		code := electsim(args, fullWriter{}, &stderr, func(string) string { return "" })
-		if code != exitBadUsage || !strings.Contains(stderr.String(), "no space left on device") {
-			t.Errorf("%v to a full disk: exit %d, stderr %q; want exit 2 and the reason", args, code, stderr.String())
+		if code != exitBadUsage || !strings.Contains(stderr.String(), "cannot write to standard output: no space left on device") ||
+			strings.Contains(stderr.String(), "/dev/stdout") {
+			t.Errorf("%v to a full disk: exit %d, stderr %q; want exit 2, what could not be written and why", args, code, stderr.String())
 		}
 	}
 }
