@@ -168,8 +168,10 @@ const maxListed = 6
 
 // leaderCheck reports whether every live node names leader, which is live and leads.
 func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
-	var wrong []string
-	leads := false
+	var wrong []string  // "3 names 5", for each live node that does not name leader
+	var ids []string    // those nodes' ids
+	var names []algo.ID // and whom each names instead (0: nobody)
+	leads, live := false, 0
 	for _, n := range s.Nodes() {
 		if n.Status == sim.Crashed {
 			if n.ID == leader {
@@ -180,26 +182,46 @@ func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
 		if n.Role != "" {
 			continue // the lock service or the resource: not a candidate, it names nobody
 		}
+		live++
 		if n.ID == leader && n.Status == sim.Leader {
 			leads = true
 		}
 		if n.Leader != leader {
-			who := "no leader"
-			if n.Leader != 0 {
-				who = strconv.Itoa(int(n.Leader))
-			}
-			wrong = append(wrong, fmt.Sprintf("%d names %s", n.ID, who))
+			wrong = append(wrong, fmt.Sprintf("%d names %s", n.ID, named(n.Leader)))
+			ids = append(ids, strconv.Itoa(int(n.ID)))
+			names = append(names, n.Leader)
 		}
 	}
+	when := algo.FormatDuration(at)
 	switch {
-	case len(wrong) > maxListed:
-		return false, fmt.Sprintf("at %s %s and %d more nodes", algo.FormatDuration(at), strings.Join(wrong[:maxListed], ", "), len(wrong)-maxListed)
+	case len(wrong) > 1 && !slices.ContainsFunc(names, func(x algo.ID) bool { return x != names[0] }):
+		// They all name the same other node, or all none: say so once.
+		if len(wrong) == live {
+			return false, fmt.Sprintf("at %s every live node names %s", when, named(names[0]))
+		}
+		return false, fmt.Sprintf("at %s nodes %s name %s", when, listed(ids), named(names[0]))
 	case len(wrong) > 0:
-		return false, fmt.Sprintf("at %s %s", algo.FormatDuration(at), strings.Join(wrong, ", "))
+		return false, fmt.Sprintf("at %s %s", when, listed(wrong))
 	case !leads:
-		return false, fmt.Sprintf("at %s every node names %d, but it is not a leader", algo.FormatDuration(at), leader)
+		return false, fmt.Sprintf("at %s every node names %d, but it is not a leader", when, leader)
 	}
 	return true, ""
+}
+
+// named says whom a node names as its leader: an id, or "no leader".
+func named(id algo.ID) string {
+	if id == 0 {
+		return "no leader"
+	}
+	return strconv.Itoa(int(id))
+}
+
+// listed joins items with commas, the first maxListed of them and how many more.
+func listed(items []string) string {
+	if len(items) > maxListed {
+		return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
+	}
+	return strings.Join(items, ", ")
 }
 
 // Finish checks the remaining expectations on the finished run and returns every verdict, in
