@@ -15,8 +15,9 @@ import (
 //   - At every step, the state of the step's own node, at once, side by side with its record:
 //     one wait instead of two, where nothing could be fetched earlier.
 //   - The next steps are known — the lane the step came from holds them in order — so at every
-//     step the record of the node recordAhead steps on, and the state of the node stateAhead
-//     steps on: by the time those steps come up, their memory is in the cache.
+//     step the record of the node recordAhead steps after the next, and the state of the node
+//     stateAhead steps after the next: by the time those steps come up, their memory is in the
+//     cache.
 //
 // When fewer events than that are in flight — the end of a Chang–Roberts election, where a
 // few ELECTIONs are left going round, then ELECTED alone — the window shrinks to the last one
@@ -30,8 +31,9 @@ const (
 	prefetchNodes = 8192 // below this many nodes the records and states stay in the cache
 )
 
-// laneNode reads at most laneFirst keys ahead: this fails to compile otherwise.
-const _ = uint(laneFirst - recordAhead)
+// laneNode reads at most laneFirst keys ahead, and a state is fetched after its record: this
+// fails to compile otherwise.
+const _ = uint(laneFirst-recordAhead) + uint(recordAhead-stateAhead)
 
 // prefetcher is what prefetch keeps.
 type prefetcher struct {
@@ -60,7 +62,8 @@ func (s *Sim) prefetch(src int, cur int32) {
 	k := 1
 	if src < numLanes { // not the heap, whose order is not known ahead
 		if l := &s.q.lanes[src]; l.n > 0 {
-			// Addresses only: a read of a record itself would wait for it.
+			// The record's addresses only: a read of it would wait for it. (The lane's keys
+			// and the array of states are read: they are far smaller, and mostly cached.)
 			idx := s.q.laneNode(l, min(recordAhead, l.n-1))
 			rec := &s.nodes[idx]
 			p.lines[1] = unsafe.Pointer(rec)

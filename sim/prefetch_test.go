@@ -42,6 +42,32 @@ func TestLaneNode(t *testing.T) {
 			}
 		}
 	})
+	// Pushes and pops in turn: a lane consumes blocks and grows into spare ones, of other sizes.
+	rapid.Check(t, func(t *rapid.T) {
+		var q queue
+		pushed, popped := 0, 0
+		for range rapid.IntRange(1, 30).Draw(t, "rounds") {
+			for range rapid.IntRange(0, 700).Draw(t, "push") {
+				q.push(time.Duration(pushed), classRuntime, event{kind: evDeliver, node: int32(pushed * 7 % 1009)})
+				pushed++
+			}
+			for range rapid.IntRange(0, pushed-popped).Draw(t, "pop") {
+				_, idx, _ := q.pop()
+				q.release(idx)
+				popped++
+			}
+		}
+		if q.len() == 0 {
+			return
+		}
+		_, src := q.top()
+		l := &q.lanes[src]
+		for j := range min(l.n, laneFirst+1) {
+			if got, i := q.laneNode(l, j), popped+j; got != int32(i*7%1009) {
+				t.Fatalf("laneNode(%d) = node %d, want %d", j, got, i*7%1009)
+			}
+		}
+	})
 	// Random times: some keys go to the heap, some to other lanes; each lane's keys are read in
 	// its own order.
 	rapid.Check(t, func(t *rapid.T) {
