@@ -132,7 +132,7 @@ func (c *Checker) CheckUntil(s *sim.Sim, t time.Duration) {
 	for len(c.due) > 0 && c.exps[c.due[0]].By <= t {
 		i := c.due[0]
 		c.due = c.due[1:]
-		c.results[i].OK, c.results[i].Detail = leaderCheck(s, c.exps[i].Leader, c.exps[i].By)
+		c.results[i].OK, c.results[i].Detail = leaderCheck(s, c.exps[i].Leader, algo.FormatDuration(c.exps[i].By))
 	}
 }
 
@@ -166,17 +166,16 @@ func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summar
 // maxListed is how many wrong nodes a failed leader expectation lists.
 const maxListed = 6
 
-// leaderCheck reports whether every live node names leader, which is live and leads.
-func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
+// leaderCheck reports whether every live node names leader, which is live and leads; when
+// not, it says why, at when ("1s", "the end").
+func leaderCheck(s *sim.Sim, leader algo.ID, when string) (bool, string) {
 	var wrong []string  // "3 names 5", for each live node that does not name leader
 	var ids []string    // those nodes' ids
 	var names []algo.ID // and whom each names instead (0: nobody)
-	leads, live := false, 0
+	leads, crashed, live := false, false, 0
 	for _, n := range s.Nodes() {
 		if n.Status == sim.Crashed {
-			if n.ID == leader {
-				return false, fmt.Sprintf("at %s node %d is crashed", algo.FormatDuration(at), leader)
-			}
+			crashed = crashed || n.ID == leader
 			continue
 		}
 		if n.Role != "" {
@@ -192,20 +191,27 @@ func leaderCheck(s *sim.Sim, leader algo.ID, at time.Duration) (bool, string) {
 			names = append(names, n.Leader)
 		}
 	}
-	when := algo.FormatDuration(at)
+	var why string
 	switch {
 	case len(wrong) > 1 && !slices.ContainsFunc(names, func(x algo.ID) bool { return x != names[0] }):
 		// They all name the same other node, or all none: say so once.
 		if len(wrong) == live {
-			return false, fmt.Sprintf("at %s every live node names %s", when, named(names[0]))
+			why = "every live node names " + named(names[0])
+		} else {
+			why = fmt.Sprintf("nodes %s name %s", listed(ids), named(names[0]))
 		}
-		return false, fmt.Sprintf("at %s nodes %s name %s", when, listed(ids), named(names[0]))
 	case len(wrong) > 0:
-		return false, fmt.Sprintf("at %s %s", when, listed(wrong))
-	case !leads:
-		return false, fmt.Sprintf("at %s every node names %d, but it is not a leader", when, leader)
+		why = listed(wrong)
+	case !leads && !crashed:
+		why = fmt.Sprintf("every node names %d, but it is not a leader", leader)
 	}
-	return true, ""
+	if crashed {
+		why = strings.TrimSuffix(fmt.Sprintf("node %d is crashed; %s", leader, why), "; ")
+	}
+	if why == "" {
+		return true, ""
+	}
+	return false, fmt.Sprintf("at %s %s", when, why)
 }
 
 // named says whom a node names as its leader: an id, or "no leader".
@@ -233,10 +239,9 @@ func (c *Checker) Finish(s *sim.Sim, sum sim.Summary) []Result {
 		switch e.Kind {
 		case ExpectLeader:
 			if e.By < 0 {
-				r.OK = sum.Leader == e.Leader
-				if !r.OK {
-					r.Detail = "at the end " + describeLeader(sum)
-				}
+				// The run's end: what the summary's agreed leader says, in the words of a
+				// timed expectation's verdict.
+				r.OK, r.Detail = leaderCheck(s, e.Leader, "the end")
 			}
 		case ExpectHolds, ExpectViolated:
 			p, known := sum.Property(e.Property)
@@ -259,18 +264,6 @@ func (c *Checker) Finish(s *sim.Sim, sum sim.Summary) []Result {
 		}
 	}
 	return slices.Clone(c.results)
-}
-
-func describeLeader(sum sim.Summary) string {
-	if sum.Leader != 0 {
-		return fmt.Sprintf("every live node names %d", sum.Leader)
-	}
-	for _, v := range sum.Violations {
-		if v.Property == sim.Agreement {
-			return v.Detail
-		}
-	}
-	return "no leader is agreed"
 }
 
 func propertyDetail(sum sim.Summary, property string, holds bool) string {

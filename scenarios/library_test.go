@@ -211,12 +211,15 @@ func TestExpectationsFail(t *testing.T) {
 }
 
 // A failed leader expectation says what the nodes named instead: once, when they all name the
-// same node (or none); node by node, up to a few, when they differ.
+// same node (or none); node by node, up to a few, when they differ — in the same words at a
+// time and at the end.
 func TestLeaderExpectationSaysWhy(t *testing.T) {
 	for src, want := range map[string]string{
 		"algo bully\nnodes 40\nat 0ms crash 40\nexpect leader 7 by 2s\n":                                     "at 2s every live node names 39",
 		"algo bully\nnodes 5\nexpect leader 5 by 1ms\n":                                                      "at 1ms nodes 1, 2, 3, 4 name no leader",
-		"algo bully\nnodes 5\nat 0ms crash 5\nexpect leader 5 by 1s\n":                                       "at 1s node 5 is crashed",
+		"algo bully\nnodes 5\nat 0ms crash 5\nexpect leader 5 by 1s\n":                                       "at 1s node 5 is crashed; every live node names 4",
+		"algo bully\nnodes 5\nrun 1s\nat 0ms crash 5\nexpect leader 5\n":                                     "at the end node 5 is crashed; every live node names 4",
+		"algo bully\nnodes 6\nrun 1s\nat 0ms partition 1 2 3 | 4 5 6\nexpect leader 6\n":                     "at the end nodes 1, 2, 3 name 3",
 		"algo bully\nnodes 6\nat 0ms partition 1 2 3 | 4 5 6\nexpect leader 6 by 1s\n":                       "at 1s nodes 1, 2, 3 name 3",
 		"algo bully\nnodes 6\nat 0ms partition 1 2 | 3 4 | 5 6\nexpect leader 6 by 1s\n":                     "at 1s 1 names 2, 2 names 2, 3 names 4, 4 names 4",
 		"algo bully\nnodes 20\nat 0ms partition 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9\nexpect leader 20 by 1s\n": "at 1s 1 names 1, 2 names 2, 3 names 3, 4 names 4, 5 names 5, 6 names 6 and 3 more",

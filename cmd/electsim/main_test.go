@@ -441,7 +441,7 @@ func TestExpectationFailsExitOne(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	if !strings.Contains(out, "Expectations — 1 of 2 hold") ||
-		!strings.Contains(out, "✗ line 6    expect leader 3 — at the end every live node names 2") ||
+		!strings.Contains(out, "✗ line 6    expect leader 3 — at the end node 3 is crashed; every live node names 2") ||
 		!strings.Contains(out, "✓ line 7    expect messages ELECTION <= 100") {
 		t.Errorf("report:\n%s", out)
 	}
@@ -459,7 +459,7 @@ func TestExpectationFailsExitOne(t *testing.T) {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
 	if v.Scenario != "wrong" || len(v.Expectations) != 2 || v.Expectations[0].OK || v.Expectations[0].Line != 6 ||
-		v.Expectations[0].Text != "expect leader 3" || v.Expectations[0].Detail != "at the end every live node names 2" {
+		v.Expectations[0].Text != "expect leader 3" || v.Expectations[0].Detail != "at the end node 3 is crashed; every live node names 2" {
 		t.Errorf("json: %+v", v)
 	}
 	// Recover 3 with --at, and the file's expectation holds: exit 0.
