@@ -56,13 +56,24 @@ func Load(arg string) (*Scenario, error) {
 	switch {
 	case err == nil:
 		return Parse(arg, src)
+	case isDir(arg):
+		return nil, fmt.Errorf("%s: is a directory; give a scenario file (.scn) or a bundled scenario's name", arg)
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s: %v", arg, unwrap(err))
 	}
-	if slices.Contains(Bundled(), strings.TrimSuffix(arg, ".scn")) && !strings.ContainsRune(arg, os.PathSeparator) {
+	if strings.ContainsRune(arg, os.PathSeparator) {
+		return nil, fmt.Errorf("%s: no such scenario file", arg) // a path: not a bundled name
+	}
+	if slices.Contains(Bundled(), strings.TrimSuffix(arg, ".scn")) {
 		return LoadBundled(strings.TrimSuffix(arg, ".scn"))
 	}
 	return nil, fmt.Errorf("no scenario file %s, and no bundled scenario called %q (electsim scenarios lists them)", arg, arg)
+}
+
+// isDir reports whether name is a directory.
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
 }
 
 // unwrap returns the reason of a file operation's error, without the paths it names.
