@@ -216,7 +216,7 @@ func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
 		p.next()
 		if t.kind == tComma {
 			if len(ids) == 0 {
-				p.fail(t, "expected %s before ','", what)
+				p.fail(t, "expected a node id before ','")
 			}
 			continue
 		}
@@ -300,11 +300,11 @@ func (p *parser) action() sim.Action {
 	a := sim.Action{Op: op}
 	switch op {
 	case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
-		a.Nodes = p.nodes("the node(s) to "+op.String(), map[algo.ID]bool{})
+		a.Nodes = p.nodes(fmt.Sprintf("the node(s) to %s, such as %s 3 or %s 2 4", op, op, op), map[algo.ID]bool{})
 	case sim.Partition:
 		seen := map[algo.ID]bool{}
 		for {
-			a.Groups = append(a.Groups, p.nodes("a group of nodes", seen))
+			a.Groups = append(a.Groups, p.nodes("a group of nodes, such as partition 1 2 | 3 4 5", seen))
 			if t := p.peek(); t != nil && t.kind == tBar {
 				p.next()
 				continue

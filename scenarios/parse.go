@@ -382,11 +382,9 @@ func (p *fileParser) set(lp *parser, info *algo.Info) {
 		lp.fail(k, "%s has no parameter %q (its parameters are %s)", info.Name, k.text, strings.Join(info.ParamKeys(), ", "))
 		return
 	}
-	for _, s := range p.sc.Params {
-		if s.Key == k.text {
-			lp.fail(k, "%s is set twice", k.text)
-			return
-		}
+	if first, ok := p.seen["set "+k.text]; ok {
+		lp.fail(k, "%s is set twice (first at line %d)", k.text, first)
+		return
 	}
 	val, err := info.ParseParam(k.text, v.text)
 	if err != nil {
@@ -394,6 +392,7 @@ func (p *fileParser) set(lp *parser, info *algo.Info) {
 		return
 	}
 	p.sc.Params = append(p.sc.Params, Setting{Key: k.text, Value: val})
+	p.seen["set "+k.text] = lp.line
 	lp.end()
 }
 

@@ -107,6 +107,8 @@ run 1s
 at -1ms crash 1
 expect leader 2 by 9s
 set timeout=200ms
+set heartbeat 40ms
+set heartbeat 50ms
 `
 	sc, err := Parse("bad.scn", []byte(src))
 	if sc != nil {
@@ -136,6 +138,7 @@ set timeout=200ms
 		`bad.scn:21:4: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-1ms"`,
 		"bad.scn:22:20: by 9s is after the end of the run (2s, set at line 9)",
 		"bad.scn:23:5: write set timeout 200ms: in a scenario a space separates the parameter from its value (the --set flag is the one that takes key=value)",
+		"bad.scn:25:5: heartbeat is set twice (first at line 24)",
 	}
 	if len(list) != len(want) {
 		t.Errorf("%d errors, want %d:\n%v", len(list), len(want), err)
