@@ -77,6 +77,7 @@ func TestParseActionErrors(t *testing.T) {
 		{"partition 1 2 | 3 1", "column 19: node 1 is named twice"},
 		{"partition 1 2 |", "column 16: expected a group of nodes, such as partition 1 2 | 3 4 5"},
 		{"partition | 1", "column 11: expected a group of nodes, such as partition 1 2 | 3 4 5"},
+		{"crash , 2", "column 7: expected a node id before ','"},
 		{"cut 1-2", `column 5: expected a link such as 1->2, got "1-2"`},
 		{"cut 1->9", "column 8: unknown node 9 (nodes are 1..5)"},
 		{"cut 1->1", "column 5: a link joins two different nodes, got 1->1"},
