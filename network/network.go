@@ -126,10 +126,8 @@ type lastTimes struct {
 	m        map[Link]time.Duration
 }
 
-// maxTable bounds the links a table keeps: 4 million, 32 MB.
-const maxTable = 1 << 22
-
-// maxTableSide is how far apart ids may be for a table: maxTableSide² = maxTable.
+// maxTableSide is how far apart ids may be for a table: its square, 4 million links, 32 MB, is
+// the most a table keeps.
 const maxTableSide = 1 << 11
 
 func (t *lastTimes) start() {
@@ -162,7 +160,10 @@ func (n *Network) Nodes(ids []algo.ID) {
 		return // told already, or too late: messages were sent
 	}
 	lo, hi := slices.Min(ids), slices.Max(ids)
-	if hi-lo >= maxTableSide { // compared before squaring: ids far apart would overflow it
+	// Compared before squaring: ids far apart would overflow it. And a table with more gaps
+	// than ids would cost more to make than the map costs to use: ids 1, 500, 1000 are three
+	// nodes, not a thousand.
+	if hi-lo >= maxTableSide || int(hi-lo) > 2*len(ids)+64 {
 		return
 	}
 	span := int(hi-lo) + 1

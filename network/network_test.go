@@ -947,12 +947,20 @@ func TestDelayString(t *testing.T) {
 // every delivery time is the same, for random sends with delays changed along the way and
 // messages in flight declared — and for ids too spread out for a table.
 func TestFIFOTableSameAsMap(t *testing.T) {
-	for _, nodes := range [][]algo.ID{ids(7), {3, 9, 40, 41, 100}, {1, 5_000_000}, {1, math.MaxInt / 2}, {1, math.MaxInt}} {
+	for _, tc := range []struct {
+		nodes []algo.ID
+		table bool // kept in a table, not the map
+	}{
+		{ids(7), true}, {ids(1500), true}, {[]algo.ID{3, 9, 40, 41, 70}, true},
+		{[]algo.ID{1, 500, 1000, 1500, 2000}, false}, // five nodes: no table of 2,000² links
+		{[]algo.ID{1, 5_000_000}, false}, {[]algo.ID{1, math.MaxInt / 2}, false}, {[]algo.ID{1, math.MaxInt}, false},
+	} {
+		nodes := tc.nodes
 		c := Config{Delay: Delay{Min: time.Millisecond, Max: 30 * time.Millisecond}, FIFO: true}
 		byMap, byTable := mustNew(t, c, newRand(4, 2)), mustNew(t, c, newRand(4, 2))
 		byTable.Nodes(nodes)
-		if spread := nodes[len(nodes)-1]-nodes[0] > 1000; spread != (byTable.last.table == nil) {
-			t.Fatalf("%v: table %v", nodes, byTable.last.table != nil)
+		if got := byTable.last.table != nil; got != tc.table {
+			t.Fatalf("%v: kept in a table %v, want %v", nodes, got, tc.table)
 		}
 		pick := newRand(9, 9)
 		now := time.Duration(0)
