@@ -242,21 +242,6 @@ func (v *dgView) statusAt(id algo.ID) (sim.Status, algo.ID) {
 	return sim.Follower, 0
 }
 
-// msgLabel writes a message's kind with its value, term and flag: "ELECTION(3) t2 ✓".
-func msgLabel(m algo.Message) string {
-	s := m.Kind
-	if m.Value != 0 {
-		s += "(" + strconv.Itoa(int(m.Value)) + ")"
-	}
-	if m.Term != 0 {
-		s += " t" + strconv.FormatUint(m.Term, 10)
-	}
-	if m.Flag {
-		s += " ✓"
-	}
-	return s
-}
-
 // statusText writes a node's new status for a diagram: "★ leader", "● follower of 5",
 // "◆ candidate (term 3)", "now follows 4" when only the leader changed. The term is called by
 // the algorithm's word for it (TermWord).

@@ -102,7 +102,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		if !known[msg.From] || !known[msg.To] {
 			return
 		}
-		fmt.Fprintf(&b, "%s%s%s%s: %s\n", indent, mmID(msg.From), kind, mmID(msg.To), mmEsc(msgLabel(msg)+suffix))
+		fmt.Fprintf(&b, "%s%s%s%s: %s\n", indent, mmID(msg.From), kind, mmID(msg.To), mmEsc(msg.Label()+suffix))
 	}
 	note := func(over, text string) {
 		if over == "" {

@@ -112,7 +112,7 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 			if !ok {
 				continue
 			}
-			text := "send " + msgLabel(r.Msg) + " to " + strconv.Itoa(int(r.Msg.To))
+			text := "send " + r.Msg.Label() + " to " + strconv.Itoa(int(r.Msg.To))
 			switch m := it.msg; {
 			case m.lostAtSend(recs):
 				text += " (lost at send: " + r.Reason.String() + ")"
@@ -126,11 +126,11 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 			sent[it.msg] = append([]int(nil), c...)
 		case sim.RecDeliver:
 			if h, ok := host(r.Msg.To); ok {
-				event(h, at, "receive "+msgLabel(r.Msg)+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, sent[it.msg])
+				event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, sent[it.msg])
 			}
 		case sim.RecDrop:
 			if h, ok := host(r.Msg.To); ok {
-				event(h, at, msgLabel(r.Msg)+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
+				event(h, at, r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
 			}
 		case sim.RecTimer:
 			if h, ok := host(r.Node); ok {

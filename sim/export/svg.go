@@ -579,7 +579,7 @@ func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
 	}
 	ys := d.rowOf[m.send].y
 	colour := d.kindColour(s.Msg.Kind)
-	label := msgLabel(s.Msg)
+	label := s.Msg.Label()
 	dir := 1.0
 	if xr < xs {
 		dir = -1
