@@ -125,17 +125,13 @@ func fmtTime(d time.Duration) string {
 
 // andIDs writes "nodes 2 and 5", "nodes 1, 2 and 5".
 func andIDs(ids []algo.ID) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprint(id)
-	}
-	switch len(parts) {
+	switch len(ids) {
 	case 0:
 		return "two nodes"
 	case 1:
-		return "node " + parts[0]
+		return fmt.Sprintf("node %d", ids[0])
 	}
-	return "nodes " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return "nodes " + algo.AndList(ids)
 }
 
 // shrinker tries smaller plans of one failing run.
