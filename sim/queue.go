@@ -47,9 +47,7 @@ type qkey struct {
 	node int32  // the payload's node: what prefetch wants to know of the steps ahead
 }
 
-func (a *qkey) less(b *qkey) bool {
-	return a.at < b.at || a.at == b.at && a.ord < b.ord
-}
+func (a *qkey) less(b *qkey) bool { return before(a.at, a.ord, b.at, b.ord) }
 
 // queue orders events by (time, ordinal) over a slab of payloads with a free list, so a run in
 // steady state allocates nothing and memory stays bounded by what is scheduled.
@@ -140,7 +138,9 @@ func (q *queue) pushOrd(at time.Duration, ord uint64, e event) {
 func (q *queue) add(at time.Duration, ord uint64, node int32) *event {
 	idx := q.alloc()
 	q.insert(qkey{at: at, ord: ord, idx: idx, node: node})
-	return q.event(idx)
+	e := q.event(idx)
+	e.node = node // the key's node and the payload's are one
+	return e
 }
 
 // next returns a fresh ordinal in class: later than every one given before.

@@ -777,12 +777,15 @@ func (s *Sim) crash(n *nodeRec) {
 	for i := range int32(len(s.timerNames)) {
 		s.timer(n, i).armed = false
 	}
-	// What it held while paused is lost too: deliveries are dropped as they come up.
-	x := s.x(n.idx)
-	for _, idx := range x.held {
-		s.q.requeue(s.now, idx)
+	// What it held while paused is lost too: deliveries are dropped as they come up. (Without
+	// the side records, nothing was held: a crash need not make them.)
+	if s.ext != nil {
+		x := &s.ext[n.idx]
+		for _, idx := range x.held {
+			s.q.requeue(s.now, idx)
+		}
+		x.held = x.held[:0]
 	}
-	x.held = x.held[:0]
 }
 
 // recover boots a fresh node in n's place.
@@ -1144,7 +1147,7 @@ func sameString(a, b string) bool {
 // send hands n's message o to the network, and queues its delivery with the ordinal the node's
 // Send took, unless the network drops it at once. flush calls it after n's call.
 func (s *Sim) send(n *nodeRec, o *outgoing) {
-	from, to := s.idOf(n.idx), s.idOf(o.to) // not n.id: a cache line of the record the step need not touch
+	from, to := s.idOf(n.idx), s.idOf(o.to)
 	s.met.sent[o.kind]++
 	s.sent++
 	if s.mon.watchers != nil {
@@ -1160,7 +1163,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	}
 	e := s.q.add(at, o.ord, o.to)
 	// Field by field: a composite literal is built aside and copied.
-	e.kind, e.flag, e.mkind, e.node, e.from, e.epoch = evDeliver, o.flag, o.kind, o.to, n.idx, s.epochs[o.to]
+	e.kind, e.flag, e.mkind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.epochs[o.to]
 	e.gen, e.aux, e.value, e.term = 0, 0, o.value, o.term
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)

@@ -63,10 +63,7 @@ func (s *Sim) InFlight() []Flight {
 			out = append(out, Flight{Msg: s.message(e), At: k.at})
 		}
 	}
-	for i := range s.nodes {
-		if s.ext == nil {
-			break
-		}
+	for i := range s.ext { // none without the side records: nothing was held
 		for _, idx := range s.ext[i].held {
 			if e := s.q.event(idx); e.kind == evDeliver {
 				out = append(out, Flight{Msg: s.message(e), At: -1})
