@@ -30,11 +30,12 @@ func TestPrefetchChangesNothing(t *testing.T) {
 				cfg.StallSteps = math.MaxInt // thousands of steps at one instant are no loop here
 				ms := time.Millisecond
 				cfg.Actions = []Action{
-					{At: 30 * ms, Op: Crash, Nodes: []algo.ID{5, 6}},
-					{At: 40 * ms, Op: Pause, Nodes: []algo.ID{7}},
-					{At: 60 * ms, Op: Recover, Nodes: []algo.ID{5}},
-					{At: 90 * ms, Op: Resume, Nodes: []algo.ID{7}},
-					{At: 100 * ms, Op: Crash, Nodes: []algo.ID{n}},
+					// While the ELECTIONs of every node are in flight.
+					{At: 5 * ms, Op: Crash, Nodes: []algo.ID{5, 6}},
+					{At: 8 * ms, Op: Pause, Nodes: []algo.ID{7}},
+					{At: 12 * ms, Op: Recover, Nodes: []algo.ID{5}},
+					{At: 15 * ms, Op: Resume, Nodes: []algo.ID{7}},
+					{At: 18 * ms, Op: Crash, Nodes: []algo.ID{n}},
 				}
 				with := prefetchRun(t, cfg, true)
 				without := prefetchRun(t, cfg, false)
@@ -54,8 +55,9 @@ func TestPrefetchChangesNothing(t *testing.T) {
 	}
 }
 
-// prefetchRun runs cfg, fetching ahead or not, and returns its records. Fetching, it checks
-// the state addresses every so often.
+// prefetchRun runs cfg, fetching ahead or not, and returns its records. Fetching, it checks after
+// every action's instant and every 100 steps that the state addresses are the
+// nodes' states, and that every queued key names its payload's node — what prefetch reads.
 func prefetchRun(t *testing.T, cfg Config, fetch bool) []Record {
 	t.Helper()
 	s, err := New(cfg)
@@ -75,6 +77,15 @@ func prefetchRun(t *testing.T, cfg Config, fetch bool) []Record {
 				t.Fatalf("at %s: node %d's state is at %p, the array says %p", s.now, s.nid(&s.nodes[i]), want, got)
 			}
 		}
+		s.q.each(func(k qkey) {
+			if e := s.q.event(k.idx); k.node != e.node {
+				t.Fatalf("at %s: a queued key names node index %d, its event is for %d", s.now, k.node, e.node)
+			}
+		})
+	}
+	var due []time.Duration // the times of the actions not yet checked after
+	for _, a := range cfg.Actions {
+		due = append(due, a.At)
 	}
 	var recs []Record
 	for {
@@ -85,6 +96,10 @@ func prefetchRun(t *testing.T, cfg Config, fetch bool) []Record {
 		recs = append(recs, r.Records...)
 		if fetch && r.Step%100 == 0 {
 			synced()
+		}
+		for fetch && len(due) > 0 && r.At > due[0] {
+			synced() // the first step after an action's instant
+			due = due[1:]
 		}
 	}
 	if fetch {
