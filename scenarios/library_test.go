@@ -202,6 +202,9 @@ func TestExpectationsFail(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, results := Play(s, exps, nil)
+		if len(results) != len(lines) {
+			t.Fatalf("%s: %d verdicts for %d expectations", name, len(results), len(lines))
+		}
 		for i, r := range results {
 			if r.OK || r.Detail == "" {
 				t.Errorf("%s: %s held (%q), want it to fail", name, lines[i], r.Detail)
@@ -220,6 +223,9 @@ func TestLeaderExpectationSaysWhy(t *testing.T) {
 		"algo bully\nnodes 5\nat 0ms crash 5\nexpect leader 5 by 1s\n":                                       "at 1s node 5 is crashed; every live node names 4",
 		"algo bully\nnodes 5\nrun 1s\nat 0ms crash 5\nexpect leader 5\n":                                     "at the end node 5 is crashed; every live node names 4",
 		"algo bully\nnodes 6\nrun 1s\nat 0ms partition 1 2 3 | 4 5 6\nexpect leader 6\n":                     "at the end nodes 1, 2, 3 name 3",
+		"algo bully\nnodes 5\nat 0ms partition 1 | 2 3 4 5\nexpect leader 5 by 1s\n":                         "at 1s 1 names 1", // one wrong node: no group
+		"algo bully\nnodes 6\nrun 1s\nat 0ms partition 1 4 | 2 3 | 5 6\nexpect leader 6\n":                   "at the end 1 names 4, 2 names 3, 3 names 3, 4 names 4",
+		"algo lease\nnodes 5\nrun 1s\nexpect leader 3\n":                                                     "at the end every live node names 2", // the lock service and the resource name nobody, and are not counted
 		"algo bully\nnodes 6\nat 0ms partition 1 2 3 | 4 5 6\nexpect leader 6 by 1s\n":                       "at 1s nodes 1, 2, 3 name 3",
 		"algo bully\nnodes 6\nat 0ms partition 1 2 | 3 4 | 5 6\nexpect leader 6 by 1s\n":                     "at 1s 1 names 2, 2 names 2, 3 names 4, 4 names 4",
 		"algo bully\nnodes 20\nat 0ms partition 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9\nexpect leader 20 by 1s\n": "at 1s 1 names 1, 2 names 2, 3 names 3, 4 names 4, 5 names 5, 6 names 6 and 3 more",

@@ -85,7 +85,9 @@ func TestNamesMadeAtRunTime(t *testing.T) {
 // Step reports a break as such, and only the break.
 func TestStepReportsBreaks(t *testing.T) {
 	cfg := sim.DefaultConfig(lookup(t, "bully"), 3)
-	cfg.Actions = []sim.Action{{At: 30 * ms, Op: sim.Break}}
+	// Other actions, a say among them, are no breaks.
+	cfg.Actions = []sim.Action{{At: 20 * ms, Op: sim.Crash, Nodes: []algo.ID{1}}, {At: 30 * ms, Op: sim.Break},
+		{At: 40 * ms, Op: sim.Say, Text: "and now?"}, {At: 50 * ms, Op: sim.Recover, Nodes: []algo.ID{1}}}
 	cfg.RunFor = 100 * ms
 	s, err := sim.New(cfg)
 	if err != nil {

@@ -47,5 +47,18 @@ func Check(t testing.TB, name, got string) {
 			t.Fatalf("%s differs at line %d:\n got %s\nwant %s\n(run go test -update and review the diff)", path, i+1, gl[i], wl[i])
 		}
 	}
-	t.Fatalf("%s: got %d lines, want %d (run go test -update and review the diff)", path, len(gl), len(wl))
+	// One is the other and more: lines, or a last newline.
+	if g, w := countLines(got), countLines(string(want)); g != w {
+		t.Fatalf("%s: got %d lines, want %d (run go test -update and review the diff)", path, g, w)
+	}
+	t.Fatalf("%s: the same lines, but only one of the two ends with a newline (run go test -update and review the diff)", path)
+}
+
+// countLines counts the lines of s, the last one whether it ends with a newline or not.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

@@ -1,8 +1,10 @@
 package goldenfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,20 +25,23 @@ func TestCheck(t *testing.T) {
 	for _, c := range []struct {
 		name, got string
 		fails     bool
+		says      string // in the failure
 	}{
-		{"a.txt", "one\ntwo\n", false},
-		{"a.txt", "one\nTWO\n", true},
-		{"a.txt", "one\ntwo\nthree\n", true},
-		{"a.txt", "one\n", true},
-		{"missing.txt", "", true},
+		{"a.txt", "one\ntwo\n", false, ""},
+		{"a.txt", "one\nTWO\n", true, "differs at line 2:\n got TWO\nwant two"},
+		{"a.txt", "one\ntwo\nthree\n", true, "differs at line 3"},
+		{"a.txt", "one\n", true, "differs at line 2"},
+		{"a.txt", "one\ntwo", true, "only one of the two ends with a newline"}, // the same lines, but for the last newline
+		{"a.txt", "one\ntwo\n\n", true, "got 3 lines, want 2"},                 // one blank line more
+		{"missing.txt", "", true, "run go test -update to create it"},
 	} {
 		ft := &fakeT{TB: t}
 		func() {
 			defer func() { recover() }() // Fatalf stops the fake test
 			Check(ft, c.name, c.got)
 		}()
-		if ft.failed != c.fails {
-			t.Errorf("%s with %q: failed %v, want %v", c.name, c.got, ft.failed, c.fails)
+		if ft.failed != c.fails || !strings.Contains(ft.msg, c.says) {
+			t.Errorf("%s with %q: failed %v (%q), want %v (%q)", c.name, c.got, ft.failed, ft.msg, c.fails, c.says)
 		}
 	}
 }
@@ -45,14 +50,15 @@ func TestCheck(t *testing.T) {
 type fakeT struct {
 	testing.TB
 	failed bool
+	msg    string
 }
 
 func (f *fakeT) Helper() {}
-func (f *fakeT) Fatalf(string, ...any) {
-	f.failed = true
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.failed, f.msg = true, fmt.Sprintf(format, args...)
 	panic("fatal")
 }
-func (f *fakeT) Fatal(...any) {
-	f.failed = true
+func (f *fakeT) Fatal(args ...any) {
+	f.failed, f.msg = true, fmt.Sprint(args...)
 	panic("fatal")
 }
