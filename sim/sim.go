@@ -722,6 +722,16 @@ func (s *Sim) act(a *Action) {
 			note("the link %s is not cut: nothing to heal", a.Link)
 		case a.Link == nil && !s.net.Partitioned() && len(cuts) == 0:
 			note("no partition and no cut link: nothing to heal")
+		case a.Link == nil:
+			// What it ends, so that the timeline says it.
+			var ended []string
+			if s.net.Partitioned() {
+				ended = append(ended, "the partition ends")
+			}
+			for _, l := range cuts {
+				ended = append(ended, fmt.Sprintf("the link %s carries messages again", l))
+			}
+			note("%s", strings.Join(ended, "; "))
 		}
 		if a.Link != nil {
 			s.net.Restore(*a.Link)
