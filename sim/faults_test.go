@@ -415,3 +415,32 @@ func TestCutDropsInFlight(t *testing.T) {
 		t.Errorf("delivered %v through a cut link", got)
 	}
 }
+
+// A heal that ends something says what: the partition, each cut link.
+func TestHealSaysWhatItEnds(t *testing.T) {
+	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)
+	cfg.Actions = []sim.Action{
+		{At: 10 * ms, Op: sim.Cut, Link: &network.Link{From: 3, To: 1}},
+		{At: 10 * ms, Op: sim.Cut, Link: &network.Link{From: 1, To: 2}},
+		{At: 20 * ms, Op: sim.Heal},
+		{At: 30 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1}, {2, 3}}},
+		{At: 40 * ms, Op: sim.Heal},
+	}
+	cfg.RunFor = 50 * ms
+	recs, _ := runTrace(t, cfg)
+	want := map[time.Duration]string{
+		20 * ms: "the link 1->2 carries messages again; the link 3->1 carries messages again",
+		40 * ms: "the partition ends",
+	}
+	for _, r := range recs {
+		if r.Type == sim.RecFault && r.Action.Op == sim.Heal {
+			if r.Note != want[r.At] {
+				t.Errorf("heal at %v: note %q, want %q", r.At, r.Note, want[r.At])
+			}
+			delete(want, r.At)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing heals: %v", want)
+	}
+}
