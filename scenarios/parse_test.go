@@ -314,6 +314,11 @@ func TestNotAScenario(t *testing.T) {
 	if err == nil || err.Error() != "b.scn:2:5: this is not UTF-8 text: a scenario is a text file (electsim scenarios --show NAME prints one)" {
 		t.Errorf("not UTF-8: %v", err)
 	}
+	// Columns count characters, not bytes: é is one.
+	_, err = Parse("c.scn", []byte("title é\nsay é\xff\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "c.scn:2:6: this is not UTF-8 text") {
+		t.Errorf("not UTF-8 after an é: %v", err)
+	}
 	_, err = Parse("l.scn", []byte(strings.Repeat("x", 100_000)+"\n"))
 	if err == nil || utf8.RuneCountInString(err.Error()) > 250 || !strings.Contains(err.Error(), "x…") {
 		t.Errorf("a long word: %d runes: %.80s", utf8.RuneCountInString(err.Error()), err)
