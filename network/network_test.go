@@ -1019,6 +1019,11 @@ func TestPlainShortcut(t *testing.T) {
 	}{
 		{"link delay", func(n *Network) { mustSetDelay(t, n, &link, fixedDelay(4*ms)) }},
 		{"random delay", func(n *Network) { mustSetDelay(t, n, nil, Delay{ms, 9 * ms}) }},
+		// Back to one fixed delay, FIFO must still hold against what the random one sent.
+		{"random delay, then fixed", func(n *Network) {
+			mustSetDelay(t, n, nil, Delay{ms, 9 * ms})
+			mustSetDelay(t, n, nil, fixedDelay(4*ms))
+		}},
 	} {
 		n := mustNew(t, Config{Delay: fixedDelay(4 * ms), FIFO: true}, nil)
 		c.do(n)
