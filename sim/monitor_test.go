@@ -85,7 +85,7 @@ func TestAgreementCatchesAPartition(t *testing.T) {
 	if agreement == nil {
 		t.Fatalf("no agreement violation in %v", sum.Violations)
 	}
-	if !slices.Equal(agreement.Nodes, []algo.ID{2, 5}) || agreement.Detail != "nodes 1,2 name 2; nodes 3,4,5 name 5" {
+	if !slices.Equal(agreement.Nodes, []algo.ID{2, 5}) || agreement.Detail != "nodes 1, 2 name 2; nodes 3, 4, 5 name 5" {
 		t.Errorf("agreement violation %v", agreement)
 	}
 	if p, _ := sum.Property(sim.AtMostOneLeader); p.Holds {

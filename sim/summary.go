@@ -185,7 +185,7 @@ func (s *Sim) disagreement() Violation {
 	v := Violation{Property: Agreement, From: s.now, To: s.now}
 	var parts []string
 	for _, l := range named {
-		who, verb := "nodes "+joinIDs(byLeader[l], ","), "name"
+		who, verb := "nodes "+joinIDs(byLeader[l], ", "), "name"
 		if len(byLeader[l]) == 1 {
 			who, verb = "node "+joinIDs(byLeader[l], ""), "names"
 		}
