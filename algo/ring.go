@@ -51,8 +51,6 @@ type Ring struct {
 	passed    idSet // candidates whose ELECTION I passed on (or sent) this round, with ACKs on
 	announced idSet // leaders whose ELECTED I passed on (or sent) this round
 	pending   []hop // ELECTION and ELECTED sent and not yet acknowledged, oldest first
-
-	_ [40]byte // to 256 bytes, a size Go allocates at the start of a cache line
 }
 
 // hop is a message sent to the successor, waiting for its ACK.
