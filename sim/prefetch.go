@@ -15,9 +15,11 @@ import (
 //   - At every step, the state of the step's own node, at once, side by side with its record:
 //     one wait instead of two, where nothing could be fetched earlier.
 //   - The next steps are known — the lane the step came from holds them in order — so at every
-//     step the record of the node recordAhead steps after the next, and the state of the node
-//     stateAhead steps after the next: by the time those steps come up, their memory is in the
-//     cache.
+//     step, for the step recordAhead after the next: its node's record, the event itself (it
+//     was written when it was sent, as many steps ago as there are events in flight) and its
+//     node's entry in the array of states; and for the step stateAhead after the next, its
+//     node's state, found through that entry, fetched stateAhead steps before. By the time
+//     those steps come up, their memory is in the cache.
 //
 // When fewer events than that are in flight — the end of a Chang–Roberts election, where a
 // few ELECTIONs are left going round, then ELECTED alone — the window shrinks to the last one
@@ -31,14 +33,14 @@ const (
 	prefetchNodes = 8192 // below this many nodes the records and states stay in the cache
 )
 
-// laneNode reads at most laneFirst keys ahead, and a state is fetched after its record: this
+// laneKey reads at most laneFirst keys ahead, and a state is fetched after its record: this
 // fails to compile otherwise.
 const _ = uint(laneFirst-recordAhead) + uint(recordAhead-stateAhead)
 
 // prefetcher is what prefetch keeps.
 type prefetcher struct {
 	states []unsafe.Pointer // each node's state's address (statePtr), nil while it has none; nil: no prefetch
-	lines  [7]unsafe.Pointer
+	lines  [9]unsafe.Pointer
 	sink   uintptr // what prefetchLines read, where it reads: kept, so that the reads are not dropped
 }
 
@@ -62,21 +64,26 @@ func (s *Sim) prefetch(src int, cur int32) {
 	k := 1
 	if src < numLanes { // not the heap, whose order is not known ahead
 		if l := &s.q.lanes[src]; l.n > 0 {
-			// The record's addresses only: a read of it would wait for it. (The lane's keys
-			// and the array of states are read: they are far smaller, and mostly cached.)
-			idx := s.q.laneNode(l, min(recordAhead, l.n-1))
-			rec := &s.nodes[idx]
+			// Addresses only: a read of a line not in the cache would wait for it. (The lane's
+			// keys are read: they are read in order, which the processor fetches ahead itself.)
+			key := s.q.laneKey(l, min(recordAhead, l.n-1))
+			rec := &s.nodes[key.node]
 			p.lines[1] = unsafe.Pointer(rec)
 			p.lines[2] = unsafe.Pointer(&rec.timers[0])
-			p.lines[3] = unsafe.Pointer(&s.epochs[idx])
-			p.lines[4] = p.states[s.q.laneNode(l, min(stateAhead, l.n-1))]
-			k = 5
+			p.lines[3] = unsafe.Pointer(&s.epochs[key.node])
+			// The event itself, written when it was sent — as many steps ago as there are
+			// events in flight — and the entry of the array of states that the step
+			// stateAhead on reads, below: among 100,000 nodes the array is 800 KB.
+			p.lines[4] = unsafe.Pointer(s.q.event(key.idx))
+			p.lines[5] = unsafe.Pointer(&p.states[key.node])
+			p.lines[6] = p.states[s.q.laneKey(l, min(stateAhead, l.n-1)).node]
+			k = 7
 			if s.cfg.Engine == Goroutine {
 				// The job handed to the node's goroutine, and the channel that wakes it.
-				x := &s.ext[idx]
-				p.lines[5] = unsafe.Pointer(x)
-				p.lines[6] = *(*unsafe.Pointer)(unsafe.Pointer(&x.inbox))
-				k = 7
+				x := &s.ext[key.node]
+				p.lines[7] = unsafe.Pointer(x)
+				p.lines[8] = *(*unsafe.Pointer)(unsafe.Pointer(&x.inbox))
+				k = 9
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"electsim/algo"
 )
 
-// laneNode names the node of the key so many places after a lane's head, past the blocks a
+// laneKey names the node of the key so many places after a lane's head, past the blocks a
 // lane grows by: with one lane — what fixed delays make — exactly the pops to come. With several
 // lanes and the heap the lane's keys are still its own, in order.
 func TestLaneNode(t *testing.T) {
@@ -37,8 +37,8 @@ func TestLaneNode(t *testing.T) {
 			if j >= l.n || j > laneFirst {
 				continue
 			}
-			if got, i := q.laneNode(l, j), popped+j; got != int32(i*7%1009) {
-				t.Fatalf("laneNode(%d) = node %d, the event after %d pops and %d more is for node %d", j, got, popped, j, i*7%1009)
+			if got, i := q.laneKey(l, j).node, popped+j; got != int32(i*7%1009) {
+				t.Fatalf("laneKey(%d).node = node %d, the event after %d pops and %d more is for node %d", j, got, popped, j, i*7%1009)
 			}
 		}
 	})
@@ -63,8 +63,8 @@ func TestLaneNode(t *testing.T) {
 		_, src := q.top()
 		l := &q.lanes[src]
 		for j := range min(l.n, laneFirst+1) {
-			if got, i := q.laneNode(l, j), popped+j; got != int32(i*7%1009) {
-				t.Fatalf("laneNode(%d) = node %d, want %d", j, got, i*7%1009)
+			if got, i := q.laneKey(l, j).node, popped+j; got != int32(i*7%1009) {
+				t.Fatalf("laneKey(%d).node = node %d, want %d", j, got, i*7%1009)
 			}
 		}
 	})
@@ -93,8 +93,8 @@ func TestLaneNode(t *testing.T) {
 				}
 			}
 			for j := range min(l.n, laneFirst+1) {
-				if got := q.laneNode(l, j); got != want[j] {
-					t.Fatalf("lane %d: laneNode(%d) = node %d, want %d", i, j, got, want[j])
+				if got := q.laneKey(l, j).node; got != want[j] {
+					t.Fatalf("lane %d: laneKey(%d).node = node %d, want %d", i, j, got, want[j])
 				}
 			}
 		}

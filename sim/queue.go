@@ -25,7 +25,7 @@ type event struct {
 	mkind uint16 // deliver: index of the message's kind in the run's kind table
 	node  int32  // index of the node it is for (deliver: the receiver)
 	from  int32  // deliver: index of the sender
-	epoch uint32 // deliver: the receiver's epoch when sent; a crash in between loses it
+	epoch uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
 	gen   uint32 // timer: the generation of its slot when queued
 	aux   int32  // timer: slot index; action: index into Sim.actions
 	value algo.ID
@@ -318,17 +318,17 @@ func (q *queue) each(f func(k qkey)) {
 	}
 }
 
-// laneNode returns the node of lane l's key j places after its head; j must be less than l.n.
-// The keys after the next are likely to be the run's next steps, not certainly — another lane's
-// events or the heap's may come between — so a caller may only use them to fetch memory early,
-// never to decide anything. j is at most the smallest block's size: the key is in the first
-// block or the next.
-func (q *queue) laneNode(l *lane, j int) int32 {
+// laneKey returns lane l's key j places after its head; j must be less than l.n. The keys
+// after the next are likely to be the run's next steps, not certainly — another lane's events
+// or the heap's may come between — so a caller may only use them to fetch memory early, never
+// to decide anything. j is at most the smallest block's size: the key is in the first block or
+// the next.
+func (q *queue) laneKey(l *lane, j int) *qkey {
 	b, i := l.first, l.head+j
 	if i >= len(b.keys) {
 		b, i = b.next, i-len(b.keys)
 	}
-	return b.keys[i].node
+	return &b.keys[i]
 }
 
 // event returns the payload in slab slot idx.

@@ -21,7 +21,8 @@ type Sim struct {
 	net     *network.Network
 	nodes   []nodeRec // ascending id
 	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
-	epochs  []uint32  // per node, bumped by every crash: what was in flight to the old incarnation is lost
+	crashes uint32    // crashes so far: a delivery is stamped with the count when sent
+	epochs  []uint32  // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
 	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
 	byID    []int32 // id → index+1, when ids are small enough for a table
@@ -367,7 +368,7 @@ func (s *Sim) next(limit time.Duration) bool {
 			}
 		}
 		// A paused node handles nothing; what is due meanwhile waits, in order.
-		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] != e.epoch)) {
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] > e.epoch)) {
 			x := s.x(e.node)
 			x.held = append(x.held, idx)
 			continue
@@ -578,7 +579,7 @@ func (s *Sim) addNote(i int, note string) {
 
 func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	reason := network.Delivered
-	if n.down || s.epochs[n.idx] != e.epoch {
+	if n.down || s.epochs[n.idx] > e.epoch {
 		reason = network.Crashed
 	} else if s.net.Blocking() {
 		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
@@ -781,7 +782,8 @@ func (s *Sim) crash(n *nodeRec) {
 	n.down, n.paused = true, false
 	n.last = algo.State{}
 	s.mon.crashed(n, old)
-	s.epochs[n.idx]++
+	s.crashes++
+	s.epochs[n.idx] = s.crashes
 	n.node = nil
 	s.newState(n)
 	for i := range int32(len(s.timerNames)) {
@@ -1173,7 +1175,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	}
 	e := s.q.add(at, o.ord, o.to)
 	// Field by field: a composite literal is built aside and copied.
-	e.kind, e.flag, e.mkind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.epochs[o.to]
+	e.kind, e.flag, e.mkind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
 	e.gen, e.aux, e.value, e.term = 0, 0, o.value, o.term
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
