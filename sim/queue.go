@@ -400,7 +400,7 @@ func (q *queue) alloc() int32 {
 			if k > 0 {
 				size = slabFirst << (k - 1)
 			}
-			q.slab = append(q.slab, make([]event, size))
+			q.slab = append(q.slab, makeBig[event](size))
 		}
 		idx = q.used
 		q.used++

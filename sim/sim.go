@@ -175,7 +175,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
-	s.nodes = make([]nodeRec, len(cluster.Sorted))
+	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
 	}
