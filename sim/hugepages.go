@@ -8,13 +8,13 @@ import "unsafe"
 // makes ahead (prefetch.go) then waits for a walk of the page tables, a dear one in a virtual
 // machine. Each new page is also a page fault when first written: the 19 MB of records of
 // 100,000 nodes are 4,800 of them. So the engine asks Linux for huge pages (2 MB) for its big
-// tables, before it writes them: a few hundred translations cover them, and a few faults.
+// tables, before it writes them: ten translations and ten faults cover 20 MB.
 // It is advice: where Linux keeps huge pages for those who ask (transparent_hugepage set to
 // madvise, most distributions' default, or always) it is taken; elsewhere, and on other
 // systems, nothing changes. It never changes a run, only its speed.
 
-// hugeMin is the smallest table worth huge pages: below it, a 2 MB page would hold other
-// things too, and the table's pages are few anyway.
+// hugeMin is the smallest table worth huge pages: a smaller one holds one whole huge page or
+// none (advice stops at the table's edges; see hugeSpan), and its small pages are few anyway.
 const hugeMin = 4 << 20
 
 // hugePage is the size of a huge page on the systems adviseHuge asks for them on.

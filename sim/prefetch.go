@@ -39,9 +39,9 @@ const _ = uint(laneFirst-recordAhead) + uint(recordAhead-stateAhead)
 
 // prefetcher is what prefetch keeps.
 type prefetcher struct {
-	states []unsafe.Pointer // each node's state's address (statePtr), nil while it has none; nil: no prefetch
-	lines  [9]unsafe.Pointer
-	sink   uintptr // what prefetchLines read, where it reads: kept, so that the reads are not dropped
+	states []unsafe.Pointer  // each node's state's address (statePtr), nil while it has none; nil: no prefetch
+	lines  [9]unsafe.Pointer // the addresses the step in progress fetches (see prefetch)
+	sink   uintptr           // what prefetchLines read, where it reads: kept, so that the reads are not dropped
 }
 
 // newState keeps the address of n's state, made or lost just now, for prefetch. Not inlined,
