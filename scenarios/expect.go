@@ -166,13 +166,14 @@ func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summar
 // maxListed is how many wrong nodes a failed leader expectation lists.
 const maxListed = 6
 
-// leaderCheck reports whether every live node names leader, which is live and leads; when
-// not, it says why, at when ("1s", "the end").
+// leaderCheck reports whether every live node names leader, which is live and leads — a
+// paused leader leads: it still believes it does, as the run's own judgement of the agreed
+// leader has it (sim.Sim.Leaders) — and when not, it says why, at when ("1s", "the end").
 func leaderCheck(s *sim.Sim, leader algo.ID, when string) (bool, string) {
 	var wrong []string  // "3 names 5", for each live node that does not name leader
 	var ids []string    // those nodes' ids
 	var names []algo.ID // and whom each names instead (0: nobody)
-	leads, crashed, live := false, false, 0
+	leads, crashed, live := slices.Contains(s.Leaders(), leader), false, 0
 	for _, n := range s.Nodes() {
 		if n.Status == sim.Crashed {
 			crashed = crashed || n.ID == leader
@@ -182,9 +183,6 @@ func leaderCheck(s *sim.Sim, leader algo.ID, when string) (bool, string) {
 			continue // the lock service or the resource: not a candidate, it names nobody
 		}
 		live++
-		if n.ID == leader && n.Status == sim.Leader {
-			leads = true
-		}
 		if n.Leader != leader {
 			wrong = append(wrong, fmt.Sprintf("%d names %s", n.ID, named(n.Leader)))
 			ids = append(ids, strconv.Itoa(int(n.ID)))

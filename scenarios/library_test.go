@@ -244,3 +244,28 @@ func TestLeaderExpectationSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// A paused leader still leads — it believes it does, and the run's agreed leader counts it — so
+// an expectation of it holds, by a time and at the end, as the summary's leader says; a paused
+// node that never led does not.
+func TestPausedLeaderStillLeads(t *testing.T) {
+	for src, want := range map[string]string{
+		"algo bully\nnodes 3\nrun 1s\nat 950ms pause 3\nexpect leader 3 by 990ms\nexpect leader 3\n": "",
+		"algo bully\nnodes 3\nrun 1s\nat 0ms pause 3\nexpect leader 3\n":                             "at the end 1 names 2, 2 names 2, 3 names no leader",
+	} {
+		sc, err := Parse("t.scn", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sim.New(sc.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, results := Play(s, sc.Expects, nil)
+		for _, r := range results {
+			if r.OK != (want == "") || !r.OK && r.Detail != want {
+				t.Errorf("%s: %+v, want %q (summary's leader %d)", src, r, want, sum.Leader)
+			}
+		}
+	}
+}
