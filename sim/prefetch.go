@@ -7,7 +7,7 @@ import (
 )
 
 // Among 100,000 nodes the engine's record of a node and the algorithm's state of it are each a
-// cache miss on nearly every step, a few hundred nanoseconds apiece on the machine this was
+// cache miss on nearly every step, some 150–200 nanoseconds apiece on the machine this was
 // measured on, and one after the other if nothing is done: the state is found through the
 // record. So the engine keeps each node's state's address in an array of its own, and fetches
 // memory before it is needed, without waiting for it:
@@ -15,11 +15,13 @@ import (
 //   - At every step, the state of the step's own node, at once, side by side with its record:
 //     one wait instead of two, where nothing could be fetched earlier.
 //   - The next steps are known — the lane the step came from holds them in order — so at every
-//     step, for the step recordAhead after the next: its node's record, the event itself (it
-//     was written when it was sent, as many steps ago as there are events in flight) and its
-//     node's entry in the array of states; and for the step stateAhead after the next, its
-//     node's state, found through that entry, fetched stateAhead steps before. By the time
-//     those steps come up, their memory is in the cache.
+//     step, for the step recordAhead after the next: its node's record (the line of its flags
+//     and the line of its first timers), its crash count, the event itself (it was written when
+//     it was sent, as many steps ago as there are events in flight) and its node's entry in the
+//     array of states; and for the step stateAhead after the next, its node's state, found
+//     through that entry, fetched recordAhead-stateAhead steps before. On the goroutine engine,
+//     also the side record and the channel handed to the node's goroutine. By the time those
+//     steps come up, their memory is in the cache.
 //
 // When fewer events than that are in flight — the end of a Chang–Roberts election, where a
 // few ELECTIONs are left going round, then ELECTED alone — the window shrinks to the last one

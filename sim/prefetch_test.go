@@ -161,3 +161,44 @@ func TestStatePtr(t *testing.T) {
 		t.Fatal("prefetchLines changed what it fetched")
 	}
 }
+
+// As the events in a lane run out, prefetch's window shrinks to the lane's last key, and never
+// reads past it — even when that key fills its block, with no block after it. With fewer than
+// recordAhead+1 keys left, the record fetched is the last queued event's node's, and the state
+// the last or the stateAhead-th.
+func TestPrefetchWindowShrinksAtLaneEnd(t *testing.T) {
+	const nodes = 100
+	s := &Sim{nodes: make([]nodeRec, nodes), epochs: make([]uint32, nodes)}
+	s.cfg.Engine = Inline
+	s.pfr.states = make([]unsafe.Pointer, nodes)
+	var states [nodes]int64 // stand-ins: a state's address is all prefetch reads of it
+	for i := range s.pfr.states {
+		s.pfr.states[i] = unsafe.Pointer(&states[i])
+	}
+	node := func(i int) int32 { return int32(i * 7 % nodes) } // the i-th event's node
+	for i := range laneFirst {                                // exactly one full first block
+		s.q.push(time.Duration(i), classRuntime, event{kind: evDeliver, node: node(i)})
+	}
+	for popped := 1; popped <= laneFirst; popped++ {
+		_, src := s.q.top()
+		_, idx, _ := s.q.popFrom(src)
+		if src == numLanes {
+			t.Fatal("fixed-order events went to the heap, not a lane")
+		}
+		s.prefetch(src, s.q.event(idx).node)
+		s.q.release(idx)
+		left := laneFirst - popped // queued after this one
+		if left == 0 {
+			continue
+		}
+		rec := popped + min(recordAhead, left-1) // the index of the event whose record is fetched
+		st := popped + min(stateAhead, left-1)
+		if got, want := s.pfr.lines[1], unsafe.Pointer(&s.nodes[node(rec)]); got != want {
+			t.Fatalf("%d left: record fetched is node %d's, want node %d's (event %d)", left,
+				(uintptr(got)-uintptr(unsafe.Pointer(&s.nodes[0])))/unsafe.Sizeof(nodeRec{}), node(rec), rec)
+		}
+		if got, want := s.pfr.lines[6], s.pfr.states[node(st)]; got != want {
+			t.Fatalf("%d left: state fetched is not node %d's (event %d)", left, node(st), st)
+		}
+	}
+}
