@@ -68,6 +68,26 @@ func TestCrashDropsMessagesInFlight(t *testing.T) {
 	}
 }
 
+// A message in flight to a node that crashes and recovers is lost with the old incarnation even
+// if the new one is paused when it arrives: it is dropped at its arrival, not held until the
+// node resumes, while a message sent after the recovery is held.
+func TestLostDeliveryToPausedNodeIsNotHeld(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			plan := pingPlan{from: 1, to: 2, count: 2, every: 9 * ms}
+			recs := pingRun(t, e, 2, plan, fixedDelay(10*ms), true,
+				at(5*ms, sim.Crash, 2), at(8*ms, sim.Recover, 2), at(9*ms, sim.Pause, 2), at(30*ms, sim.Resume, 2))
+			// PING 1 sent at 0 to the incarnation that crashed at 5ms; PING 2 sent at 9ms.
+			if d := find(recs, sim.RecDrop, 1); d == nil || d.Reason != network.Crashed || d.At != 10*ms {
+				t.Errorf("PING 1: want dropped at 10ms with reason crashed, got %+v", d)
+			}
+			if d := find(recs, sim.RecDeliver, 2); d == nil || d.At != 30*ms {
+				t.Errorf("PING 2: want delivered at 30ms, on resume, got %+v", d)
+			}
+		})
+	}
+}
+
 // DESIGN §2, Crash: a message to a node that is still down when it arrives is dropped, reason
 // crashed; and a crashed node sends nothing.
 func TestCrashedReceiverAndSender(t *testing.T) {

@@ -21,7 +21,7 @@ type Sim struct {
 	net     *network.Network
 	nodes   []nodeRec // ascending id
 	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
-	crashes uint32    // crashes so far: a delivery is stamped with the count when sent
+	crashes uint32    // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
 	epochs  []uint32  // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
 	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
@@ -368,7 +368,7 @@ func (s *Sim) next(limit time.Duration) bool {
 			}
 		}
 		// A paused node handles nothing; what is due meanwhile waits, in order.
-		if e.kind != evAction && n.paused && !(e.kind == evDeliver && (n.down || s.epochs[e.node] > e.epoch)) {
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.lost(n, e)) {
 			x := s.x(e.node)
 			x.held = append(x.held, idx)
 			continue
@@ -579,7 +579,7 @@ func (s *Sim) addNote(i int, note string) {
 
 func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	reason := network.Delivered
-	if n.down || s.epochs[n.idx] > e.epoch {
+	if s.lost(n, e) {
 		reason = network.Crashed
 	} else if s.net.Blocking() {
 		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
@@ -598,6 +598,10 @@ func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	}
 	return s.call(n, &job{kind: callReceive, ev: e}, main, n.status(), baton)
 }
+
+// lost reports whether delivery e, for node n, is lost to a crash: n is down, or crashed since
+// e was sent, and e was on its way to an incarnation that is gone.
+func (s *Sim) lost(n *nodeRec, e *event) bool { return n.down || s.epochs[n.idx] > e.epoch }
 
 // message rebuilds the message a deliver event carries.
 func (s *Sim) message(e *event) algo.Message {
