@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -463,4 +464,60 @@ func TestHealSaysWhatItEnds(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("missing heals: %v", want)
 	}
+}
+
+// A node that panics ends the run: the step it panicked in is not over — what it sent is still
+// to go out — so a later Step or RunUntil panics saying the run cannot go on, rather than send
+// the dead call's messages under the next node's name.
+func TestRunGoesNoFurtherAfterANodePanics(t *testing.T) {
+	for _, e := range engines {
+		for _, bulk := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/RunUntil=%v", e, bulk), func(t *testing.T) {
+				info := &algo.Info{Name: "panicker", Kinds: []string{"PING"},
+					New: func(id algo.ID, c *algo.Cluster) algo.Node { return &panicker{id: id} }}
+				cfg := sim.DefaultConfig(info, 3)
+				cfg.Engine = e
+				s, err := sim.New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				advance := func() {
+					if bulk {
+						s.RunUntil(time.Second)
+					} else {
+						s.Step()
+					}
+				}
+				first := catch(advance)
+				if first == nil || !strings.Contains(fmt.Sprint(first), "node 1 boots and panics") {
+					t.Fatalf("the first step panicked with %v, want node 1's panic", first)
+				}
+				if again := catch(advance); again == nil || !strings.Contains(fmt.Sprint(again), "this run cannot go on") {
+					t.Fatalf("the step after panicked with %v, want 'this run cannot go on'", again)
+				}
+			})
+		}
+	}
+}
+
+// panicker: node 1 sends node 3 a PING as it boots, then panics.
+type panicker struct{ id algo.ID }
+
+func (n *panicker) Start(env algo.Env) {
+	if n.id == 1 {
+		env.Send(3, algo.Message{Kind: "PING"})
+		panic("node 1 boots and panics")
+	}
+}
+func (n *panicker) Receive(env algo.Env, m algo.Message) {}
+func (n *panicker) Timer(env algo.Env, name string)      {}
+func (n *panicker) Elect(env algo.Env)                   {}
+func (n *panicker) State() algo.State                    { return algo.State{} }
+
+// catch runs f and returns what it panicked with, or nil.
+func catch(f func()) (p any) {
+	defer func() { p = recover() }()
+	f()
+	return nil
 }

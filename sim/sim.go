@@ -57,6 +57,7 @@ type Sim struct {
 	panicked any           // what a node's goroutine panicked with, if it did
 	wg       sync.WaitGroup
 	stopped  bool
+	busy     bool // a Step or RunUntil is under way, or one panicked (see enter)
 }
 
 // nodeRec is the engine's record of one node: what nearly every step of the node touches, and
@@ -289,7 +290,8 @@ type StepResult struct {
 }
 
 // Step processes the next event and reports what it did. It returns false, and does nothing,
-// once the run has reached its end; the goroutines are stopped then.
+// once the run has reached its end; the goroutines are stopped then. A node that panics panics
+// Step; the run cannot go on after that, and a later Step or RunUntil panics saying so.
 func (s *Sim) Step() (StepResult, bool) { return s.StepUntil(s.cfg.RunFor) }
 
 // StepUntil is Step for an event due by time t: it returns false, and does nothing, when no
@@ -298,15 +300,31 @@ func (s *Sim) StepUntil(t time.Duration) (StepResult, bool) {
 	if s.done {
 		return StepResult{}, false
 	}
-	if !s.next(min(t, s.cfg.RunFor)) {
+	s.enter()
+	ok := s.next(min(t, s.cfg.RunFor))
+	if ok {
+		s.process(false)
+	}
+	s.busy = false // not deferred: a step a node panicked in is not over
+	if !ok {
 		if t >= s.cfg.RunFor || s.halted != "" || s.elected {
 			s.finish()
 		}
 		return StepResult{}, false
 	}
-	s.process(false)
 	return s.result(), true
 }
+
+// enter begins a Step or RunUntil; each clears busy as it returns. One that does not return —
+// a node panicked in it — leaves the run in the middle of a step: what the node had sent is
+// still in the outbox, and would go out under the next node's name. So the run goes no further.
+func (s *Sim) enter() {
+	if s.busy {
+		panic("sim: a node panicked in an earlier step; this run cannot go on")
+	}
+	s.busy = true
+}
+
 
 // next removes the next event due at or before limit and makes it the current step, s.cur: the
 // clock moves to its time and the step count goes up. Inputs that no longer mean anything are
@@ -443,6 +461,7 @@ func (s *Sim) RunUntil(t time.Duration) {
 	if s.done {
 		return
 	}
+	s.enter()
 	s.until = min(t, s.cfg.RunFor)
 	if s.cfg.Engine == Goroutine {
 		s.holder = s.handback
@@ -457,6 +476,7 @@ func (s *Sim) RunUntil(t time.Duration) {
 			s.process(false)
 		}
 	}
+	s.busy = false // not deferred: see StepUntil
 	if t >= s.cfg.RunFor || s.halted != "" || s.elected {
 		s.finish()
 	}
@@ -887,7 +907,8 @@ func (s *Sim) panicMessage(p any) string {
 }
 
 func (n *nodeRec) dispatch(j *job) {
-	// The boxes are empty: the call before was flushed (a run whose node panicked is over).
+	// The boxes are empty: the call before was flushed (a run whose node panicked goes no
+	// further: see enter).
 	s := n.env.s
 	if j.kind == callBoot {
 		// The node is made here, on its own goroutine in the goroutine engine, like all its
