@@ -160,9 +160,9 @@ func (n *Network) Nodes(ids []algo.ID) {
 		return // told already, or too late: messages were sent
 	}
 	lo, hi := slices.Min(ids), slices.Max(ids)
-	// Compared before squaring: ids far apart would overflow it. And a table with more gaps
-	// than ids would cost more to make than the map costs to use: ids 1, 500, 1000 are three
-	// nodes, not a thousand.
+	// Compared before squaring: ids far apart would overflow it. And a table with twice as many
+	// gaps as ids, or more, would cost more to make than the map costs to use: ids 1, 500, 1000
+	// are three nodes, not a thousand.
 	if hi-lo >= maxTableSide || int(hi-lo) > 2*len(ids)+64 {
 		return
 	}

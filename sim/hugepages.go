@@ -7,7 +7,7 @@ import "unsafe"
 // misses the processor's cache of address translations too: each of the fetches the engine
 // makes ahead (prefetch.go) then waits for a walk of the page tables, a dear one in a virtual
 // machine. Each new page is also a page fault when first written: the 19 MB of records of
-// 100,000 nodes are 4,800 of them. So the engine asks Linux for huge pages (2 MB) for its big
+// 100,000 nodes are 4,700 of them. So the engine asks Linux for huge pages (2 MB) for its big
 // tables, before it writes them: ten translations and ten faults cover 20 MB.
 // It is advice: where Linux keeps huge pages for those who ask (transparent_hugepage set to
 // madvise, most distributions' default, or always) it is taken; elsewhere, and on other

@@ -134,7 +134,8 @@ func (q *queue) pushOrd(at time.Duration, ord uint64, e event) {
 }
 
 // add schedules an event for node at time at with ordinal ord and returns its payload's slot,
-// for the caller to fill in: what pushOrd does, without handing the payload through.
+// for the caller to fill in: what pushOrd does, without handing the payload through. The slot
+// may be one used before: the caller must set every field but node.
 func (q *queue) add(at time.Duration, ord uint64, node int32) *event {
 	idx := q.alloc()
 	q.insert(qkey{at: at, ord: ord, idx: idx, node: node})

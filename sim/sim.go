@@ -25,8 +25,8 @@ type Sim struct {
 	epochs  []uint32  // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
 	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
-	byID    []int32 // id → index+1, when ids are small enough for a table
-	idMap   map[algo.ID]int32
+	byID    []int32           // id → index+1, when ids have gaps but are small enough for a table
+	idMap   map[algo.ID]int32 // id → index+1, when ids have gaps and are not
 	actions []Action
 	q       queue
 	now     time.Duration
@@ -184,18 +184,21 @@ func New(cfg Config) (*Sim, error) {
 	maxID := cluster.Sorted[len(cluster.Sorted)-1]
 	s.firstID = cluster.Sorted[0]
 	s.contig = int(maxID-s.firstID) == len(cluster.Sorted)-1 // distinct and sorted: contiguous
-	if int(maxID) <= 16*len(cluster.Sorted)+1024 {
+	switch {
+	case s.contig: // indexOf needs no table
+	case int(maxID) <= 16*len(cluster.Sorted)+1024:
 		s.byID = make([]int32, maxID+1)
-	} else {
+	default:
 		s.idMap = make(map[algo.ID]int32, len(cluster.Sorted))
 	}
 	for i, id := range cluster.Sorted {
 		n := &s.nodes[i]
 		n.idx = int32(i)
 		n.env = nodeEnv{s: s, n: n}
-		if s.byID != nil {
+		switch {
+		case s.byID != nil:
 			s.byID[id] = int32(i + 1)
-		} else {
+		case s.idMap != nil:
 			s.idMap[id] = int32(i + 1)
 		}
 	}
@@ -324,7 +327,6 @@ func (s *Sim) enter() {
 	}
 	s.busy = true
 }
-
 
 // next removes the next event due at or before limit and makes it the current step, s.cur: the
 // clock moves to its time and the step count goes up. Inputs that no longer mean anything are
