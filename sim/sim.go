@@ -729,8 +729,12 @@ func (s *Sim) act(a *Action) {
 			n.paused = false
 			s.emit(Record{Type: RecState, Node: id, Old: Paused, New: n.status(), Leader: n.last.Leader, Term: n.last.Term})
 			// What arrived meanwhile is handled next, in its original order: before anything
-			// the run schedules for this instant, which is younger.
-			x := s.x(n.idx)
+			// the run schedules for this instant, which is younger. (Without the side records,
+			// nothing was held: a resume need not make them.)
+			if s.ext == nil {
+				continue
+			}
+			x := &s.ext[n.idx]
 			for _, idx := range x.held {
 				s.q.requeueOrd(s.now, s.q.next(classAction), idx)
 			}
