@@ -249,20 +249,8 @@ func (q *queue) top() (time.Duration, int) {
 	return at, src
 }
 
-// peek returns the time of the next event. The queue must not be empty.
-func (q *queue) peek() time.Duration {
-	at, _ := q.top()
-	return at
-}
-
-// pop removes the next event and returns its time, slab index and ordinal. The caller releases
-// the slab slot with release when done with it.
-func (q *queue) pop() (time.Duration, int32, uint64) {
-	_, src := q.top()
-	return q.popFrom(src)
-}
-
-// popFrom is pop, given where top found the next event.
+// popFrom removes the next event, which top found in src, and returns its time, slab index and
+// ordinal. The caller releases the slab slot with release when done with it.
 func (q *queue) popFrom(src int) (time.Duration, int32, uint64) {
 	q.n--
 	if src < numLanes {

@@ -247,3 +247,15 @@ func TestQueueSlotsReused(t *testing.T) {
 		}
 	}
 }
+
+// peek returns the time of the next event. The queue must not be empty.
+func (q *queue) peek() time.Duration {
+	at, _ := q.top()
+	return at
+}
+
+// pop removes the next event (see popFrom).
+func (q *queue) pop() (time.Duration, int32, uint64) {
+	_, src := q.top()
+	return q.popFrom(src)
+}
