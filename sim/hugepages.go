@@ -8,10 +8,13 @@ import "unsafe"
 // makes ahead (prefetch.go) then waits for a walk of the page tables, a dear one in a virtual
 // machine. Each new page is also a page fault when first written: the 19 MB of records of
 // 100,000 nodes are 4,700 of them. So the engine asks Linux for huge pages (2 MB) for its big
-// tables, before it writes them: ten translations and ten faults cover 20 MB.
-// It is advice: where Linux keeps huge pages for those who ask (transparent_hugepage set to
-// madvise, most distributions' default, or always) it is taken; elsewhere, and on other
-// systems, nothing changes. It never changes a run, only its speed.
+// tables as it makes them — before it writes them, when the memory is fresh from the system, as
+// a big table's usually is: ten translations and ten faults cover 20 MB. It is advice: where
+// Linux keeps huge pages for those who ask (transparent_hugepage set to madvise, most
+// distributions' default, or always) it is taken; elsewhere, and on other systems, nothing
+// changes. It never changes a run, only its speed. The advice stays with the address range
+// after the table is freed: what the garbage collector later places there may get huge pages
+// too, and hold memory in 2 MB pieces.
 
 // hugeMin is the smallest table worth huge pages: a smaller one holds one whole huge page or
 // none (advice stops at the table's edges; see hugeSpan), and its small pages are few anyway.

@@ -1,3 +1,5 @@
+//go:build linux && (amd64 || arm64)
+
 package sim
 
 import (
@@ -14,6 +16,9 @@ import (
 func TestBigTablesAskForHugePages(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
 		t.Skip("this kernel has no transparent huge pages to ask for")
+	}
+	if os.Getpagesize() != 4<<10 {
+		t.Skip("huge pages are asked for only where the base page is 4 KB")
 	}
 	big := makeBig[event](hugeMin/int(unsafe.Sizeof(event{})) + 1)
 	from, to := hugeSpan(uintptr(unsafe.Pointer(&big[0])), uintptr(len(big))*unsafe.Sizeof(event{}))
