@@ -229,6 +229,9 @@ func TestLeaderExpectationSaysWhy(t *testing.T) {
 		"algo bully\nnodes 6\nat 0ms partition 1 2 3 | 4 5 6\nexpect leader 6 by 1s\n":                       "at 1s nodes 1, 2, 3 name 3",
 		"algo bully\nnodes 6\nat 0ms partition 1 2 | 3 4 | 5 6\nexpect leader 6 by 1s\n":                     "at 1s 1 names 2, 2 names 2, 3 names 4, 4 names 4",
 		"algo bully\nnodes 20\nat 0ms partition 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9\nexpect leader 20 by 1s\n": "at 1s 1 names 1, 2 names 2, 3 names 3, 4 names 4, 5 names 5, 6 names 6 and 3 more",
+		"algo bully\nnodes 20\nat 0ms partition 1 | 2 | 3 | 4 | 5 | 6\nexpect leader 20 by 1s\n":             "at 1s 1 names 1, 2 names 2, 3 names 3, 4 names 4, 5 names 5, 6 names 6", // just all of them
+		"algo bully\nnodes 5\nrun 1s\nat 0ms crash 4 5\nexpect leader 4\n":                                   "at the end node 4 is crashed; every live node names 3",                  // another crashed node after it
+		"algo bully\nnodes 5\nrun 1s\nat 999ms crash 5\nexpect leader 5\n":                                   "at the end node 5 is crashed",                                           // the others still name it
 	} {
 		sc, err := Parse("t.scn", []byte(src))
 		if err != nil {
