@@ -561,6 +561,41 @@ func (fullWriter) Write([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "write", Path: "/dev/stdout", Err: errors.New("no space left on device")}
 }
 
+// hiccupWriter fails its first write after ok bytes, and takes every write after that: a
+// terminal that came back.
+type hiccupWriter struct {
+	ok     int
+	failed bool
+	after  strings.Builder // what it was given after it failed
+}
+
+func (h *hiccupWriter) Write(p []byte) (int, error) {
+	switch {
+	case h.failed:
+		h.after.Write(p)
+	case len(p) > h.ok:
+		h.failed = true
+		return 0, errors.New("input/output error")
+	default:
+		h.ok -= len(p)
+	}
+	return len(p), nil
+}
+
+// Once a write to standard output fails, nothing more is written — what follows would not make
+// sense without what was lost — and the command says so, exit 2.
+func TestStdoutWritesStopAtTheFirstFailure(t *testing.T) {
+	w := &hiccupWriter{ok: 200}
+	var stderr strings.Builder
+	code := electsim([]string{"run", "bully-boot"}, w, &stderr, func(string) string { return "" })
+	if code != exitBadUsage || !strings.Contains(stderr.String(), "cannot write to standard output: input/output error; nothing after that was written") {
+		t.Errorf("exit %d, stderr %q; want exit 2 and what could not be written", code, stderr.String())
+	}
+	if !w.failed || w.after.Len() > 0 {
+		t.Errorf("failed %v; written after the failure: %q, want nothing", w.failed, w.after.String())
+	}
+}
+
 // Output that cannot be written is an error, exit 2, whatever the command: a table, a list or a
 // check's report lost on a full disk is not a success.
 func TestStdoutWriteFails(t *testing.T) {
