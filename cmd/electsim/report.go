@@ -17,6 +17,10 @@ func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
 		sum.Algorithm, plural(len(sum.IDs), "node"), fmtDur(sum.End), plural(sum.Steps, "step"))))
 	row := func(label, text string) { fmt.Fprintf(w, "  %-12s %s\n", label, text) }
+	if sum.Halted != "" {
+		// First: everything below is of a run cut short, not of the run asked for.
+		row("stopped", p.Red("early, at "+fmtDur(sum.End))+": "+sum.Halted)
+	}
 
 	live := 0
 	for _, n := range sum.Nodes {
