@@ -261,7 +261,22 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 
 // parseIDs reads "3,7,1" (or spaces): distinct positive ids.
 func parseIDs(s string) ([]algo.ID, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	var fields []string
+	parts := strings.Split(s, ",")
+	for i, part := range parts {
+		ids := strings.Fields(part)
+		if len(ids) == 0 && len(parts) > 1 {
+			where := "between two commas"
+			switch i {
+			case 0:
+				where = "before the first comma"
+			case len(parts) - 1:
+				where = "after the last comma"
+			}
+			return nil, fmt.Errorf("expected a node id %s, e.g. --ids 3,7,1,9,4", where)
+		}
+		fields = append(fields, ids...)
+	}
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("expected node ids in ring order, e.g. --ids 3,7,1,9,4")
 	}
