@@ -118,3 +118,13 @@ func quoted(s string) (end int, text string, ok bool) {
 	}
 	return 0, "", false
 }
+
+// unixLineEnds returns text with every line ending a line feed: a carriage return and line
+// feed (Windows) and a carriage return alone (old Mac files) each end one line, as a line
+// feed does.
+func unixLineEnds(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+}
