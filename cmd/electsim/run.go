@@ -66,10 +66,10 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
-			fmt.Fprintln(stderr, e)
+			fmt.Fprintln(stderr, safe(e.Error()))
 		}
 		mistakes := plural(list.Count(), "mistake")
-		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, arg)
+		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safe(arg))
 		return nil, reportedError{}
 	case err != nil:
 		return nil, usagef("%v", err)
@@ -178,15 +178,15 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	}
 	defer s.Close()
 	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+		fmt.Fprintf(stderr, "electsim: warning: %s\n", safe(w))
 	}
 	for _, n := range rf.notes {
-		fmt.Fprintf(stderr, "electsim: note: %s\n", n)
+		fmt.Fprintf(stderr, "electsim: note: %s\n", safe(n))
 	}
 	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
 	if showTimeline {
 		if sc.Title != "" {
-			fmt.Fprintln(stdout, p.Bold(sc.Title)+p.Dim(" — "+sc.Name))
+			fmt.Fprintln(stdout, p.Bold(safe(sc.Title))+p.Dim(" — "+safe(sc.Name)))
 		}
 		fmt.Fprintln(stdout, p.Bold("electsim · "+describe(cfg)))
 		fmt.Fprintln(stdout)
@@ -217,7 +217,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	}
 	tl.flush()
 	if sum.Halted != "" {
-		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), sum.Halted)
+		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), safe(sum.Halted))
 	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {

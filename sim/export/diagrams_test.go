@@ -181,7 +181,8 @@ func TestSVGWellFormedOneArrowPerMessage(t *testing.T) {
 	}
 }
 
-// Text of every kind is escaped for XML; characters XML cannot hold are left out.
+// Text of every kind is escaped for XML; control characters, which XML cannot hold, are
+// written out ("\x07"), as on the terminal.
 func TestSVGEscapes(t *testing.T) {
 	say := &sim.Action{Op: sim.Say, Text: `<b>& "quoted" 'single' bell` + "\a" + ` → ★ ]]>`}
 	recs := []sim.Record{
@@ -192,7 +193,7 @@ func TestSVGEscapes(t *testing.T) {
 	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 		t.Fatalf("not XML: %v\n%s", err, svg)
 	}
-	for _, want := range []string{"&lt;b&gt;&amp; &quot;quoted&quot; &#39;single&#39; bell → ★ ]]&gt;", "T&amp;C &lt;1&gt;", "a &lt; b &amp; c"} {
+	for _, want := range []string{`&lt;b&gt;&amp; &quot;quoted&quot; &#39;single&#39; bell\x07 → ★ ]]&gt;`, "T&amp;C &lt;1&gt;", "a &lt; b &amp; c"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("no %q in\n%s", want, svg)
 		}

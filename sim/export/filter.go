@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/network"
 	"electsim/sim"
 )
@@ -291,3 +292,8 @@ func oneLine(s string) string {
 		return r
 	}, s)
 }
+
+// clean makes text from a file (a title, narration) or a node's note fit for a one-line
+// diagram label and safe to show: line breaks become spaces, and control characters,
+// bidirectional controls and bytes that are not UTF-8 are written out (safetext.Escape).
+func clean(s string) string { return safetext.Escape(oneLine(s)) }

@@ -36,7 +36,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		fmt.Fprintf(&b, "    title %s\n", mmEsc(o.Title))
 	}
 	if o.Caption != "" {
-		fmt.Fprintf(&b, "    %%%% %s\n", strings.ReplaceAll(oneLine(o.Caption), "%%", "%"))
+		fmt.Fprintf(&b, "    %%%% %s\n", strings.ReplaceAll(clean(o.Caption), "%%", "%"))
 	}
 	for _, id := range v.ids {
 		fmt.Fprintf(&b, "    participant %s as %d\n", mmID(id), id)
@@ -242,10 +242,11 @@ func mmWrap(s string, width int) string {
 }
 
 // mmEsc escapes text for a Mermaid label or note: the characters that end a statement or
-// start an entity, a comment or a tag become Mermaid's entity codes; line breaks become spaces.
+// start an entity, a comment or a tag become Mermaid's entity codes; line breaks become spaces;
+// control characters and bidirectional controls are written out (clean).
 func mmEsc(s string) string {
 	var b strings.Builder
-	for _, r := range oneLine(s) {
+	for _, r := range clean(s) {
 		switch r {
 		case ';':
 			b.WriteString("#59;")
@@ -261,12 +262,8 @@ func mmEsc(s string) string {
 			b.WriteString("#38;")
 		case '%':
 			b.WriteString("#37;")
-		case '\t':
-			b.WriteByte(' ')
 		default:
-			if r >= 0x20 && r != 0x7f {
-				b.WriteRune(r)
-			}
+			b.WriteRune(r)
 		}
 	}
 	return strings.TrimSpace(b.String())

@@ -71,10 +71,10 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 		c[h]++
 		b.WriteString(at)
 		b.WriteString("ms ")
-		b.WriteString(oneLine(text))
+		b.WriteString(clean(text))
 		if note != "" {
 			b.WriteString(" · ")
-			b.WriteString(oneLine(note))
+			b.WriteString(clean(note))
 		}
 		b.WriteString("\n")
 		b.WriteString(hosts[h])

@@ -743,10 +743,12 @@ func (d *svgLayout) writeHeaders(b *strings.Builder, y float64) {
 	}
 }
 
-// esc escapes text for XML, and leaves out what XML cannot hold (most control characters).
+// esc escapes text for XML. Line breaks become spaces; the characters XML cannot hold (most
+// control characters) and those a page could act on (bidirectional controls) are written out
+// as safetext.Escape writes them, as on the terminal: "\x1b", "\u202e".
 func esc(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range clean(s) {
 		switch {
 		case r == '&':
 			b.WriteString("&amp;")
@@ -758,10 +760,8 @@ func esc(s string) string {
 			b.WriteString("&quot;")
 		case r == '\'':
 			b.WriteString("&#39;")
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0xFFFE || r == 0xFFFF || r >= 0xD800 && r <= 0xDFFF:
-			// not allowed in XML 1.0
+		case r == 0xFFFE || r == 0xFFFF:
+			fmt.Fprintf(&b, `\u%04x`, r) // not allowed in XML 1.0
 		default:
 			b.WriteRune(r)
 		}
