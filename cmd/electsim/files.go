@@ -11,62 +11,48 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+
+	"electsim/internal/outfile"
 )
 
-// outFile is a file electsim writes for the user. A regular file (or a new one) is written
-// whole or not at all: to a temporary file beside it, renamed into place by Commit. A symbolic
-// link is followed, so the file it points to is replaced and the link stays. Anything else that
-// already exists at the path — /dev/null, a terminal, a named pipe — is written to directly,
-// since it cannot be replaced and need not be.
+// outFile is a file electsim writes for the user, named by a flag: whole or not at all, and
+// never in place of a device or a pipe (see package outfile). An interrupt removes it (see
+// tempFiles).
 type outFile struct {
-	*os.File
-	dest string // the file Commit renames to; "" when writing in place
+	*outfile.File
 	temp *tempFiles
 }
 
-// Write writes to the file; its error says why, without the temporary file's name ("no space
-// left on device"): the caller names the flag and the file asked for.
-func (o *outFile) Write(p []byte) (int, error) {
-	n, err := o.File.Write(p)
-	return n, unwrapPath(err)
-}
-
-// WriteString is Write for a string (io.WriteString would otherwise reach the file's own).
-func (o *outFile) WriteString(s string) (int, error) {
-	n, err := o.File.WriteString(s)
-	return n, unwrapPath(err)
-}
-
-// tempFiles remembers the temporary files in progress, so that an interrupt removes them.
+// tempFiles remembers the outputs in progress, so that an interrupt removes their temporary
+// files.
 type tempFiles struct {
 	mu    sync.Mutex
-	names map[string]bool
+	files map[*outfile.File]bool
 }
 
-func (t *tempFiles) add(name string) {
+func (t *tempFiles) add(f *outfile.File) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.names == nil {
-		t.names = map[string]bool{}
+	if t.files == nil {
+		t.files = map[*outfile.File]bool{}
 	}
-	t.names[name] = true
+	t.files[f] = true
 }
 
-func (t *tempFiles) remove(name string) {
+func (t *tempFiles) forget(f *outfile.File) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	delete(t.names, name)
-	os.Remove(name)
+	delete(t.files, f)
 }
 
-// removeAll removes every temporary file still in progress.
+// removeAll discards every output still in progress.
 func (t *tempFiles) removeAll() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for name := range t.names {
-		os.Remove(name)
+	for f := range t.files {
+		f.Abort()
 	}
-	t.names = nil
+	t.files = nil
 }
 
 // onInterrupt removes the temporary files and exits when the process is interrupted (ctrl+c),
@@ -102,63 +88,41 @@ func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
 		}
 		return nil, usagef("%s needs a file name", flag)
 	}
-	target := followLinks(dest)
-	if fi, err := os.Stat(target); err == nil {
-		if fi.IsDir() {
-			return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
-		}
-		if !fi.Mode().IsRegular() {
-			f, err := os.OpenFile(target, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
-			}
-			return &outFile{File: f}, nil
-		}
+	f, err := outfile.Create(dest)
+	switch {
+	case errors.Is(err, outfile.ErrIsDir):
+		return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
+	case err != nil:
+		return nil, usagef("%s %s: cannot write there: %v", flag, dest, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
-	}
-	temp.add(f.Name())
-	return &outFile{File: f, dest: target, temp: temp}, nil
+	temp.add(f)
+	return &outFile{File: f, temp: temp}, nil
 }
 
-// Commit closes the file and, for a regular file, moves it into place.
+// Commit finishes the file: a regular one is moved into place.
 func (o *outFile) Commit() error {
-	err := o.Close()
-	if o.dest == "" {
-		return err
-	}
-	defer o.temp.remove(o.Name())
-	if err == nil {
-		err = os.Chmod(o.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(o.Name(), o.dest)
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %v", o.dest, unwrapPath(err))
+	defer o.temp.forget(o.File)
+	if err := o.File.Commit(); err != nil {
+		dest := o.Dest()
+		if dest == "" {
+			dest = o.Name()
+		}
+		return fmt.Errorf("writing %s: %v", dest, err)
 	}
 	return nil
 }
 
-// Abort discards what was written to a temporary file; it is a no-op after Commit.
+// Abort discards the file; it is a no-op after Commit.
 func (o *outFile) Abort() {
-	o.Close()
-	if o.dest != "" {
-		o.temp.remove(o.Name())
-	}
+	o.File.Abort()
+	o.temp.forget(o.File)
 }
 
-// unwrapPath drops the paths from a file operation's error — the temporary file's among them.
+// unwrapPath drops the paths from a file operation's error.
 func unwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
-	}
-	var le *os.LinkError // a rename: it would name the temporary file
-	if errors.As(err, &le) {
-		return le.Err
 	}
 	return err
 }

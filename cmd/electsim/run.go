@@ -208,6 +208,11 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 						break
 					}
 				}
+				if writeErr == nil && traceFile != nil && traceFile.Borrowed() {
+					// The trace goes to stdout with the timeline (--trace /dev/stdout): each
+					// step's records go out whole, after its line.
+					writeErr = trace.Flush()
+				}
 			}
 		}
 	}
