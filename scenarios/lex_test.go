@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -37,5 +39,33 @@ func TestLineEndings(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: got %v, want %s…", src, err, want)
 		}
+	}
+}
+
+// A line with more ids than a scenario may have nodes is refused as it is read — not once
+// millions of tokens have been made of it: what parsing a 4 MB line of ids allocates stays a
+// fraction of what its tokens would take. A line of 200,001 ids says there are too many nodes.
+func TestLongLineRefusedEarly(t *testing.T) {
+	line := "ids " + strings.Repeat("1 ", 2_000_000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse("big.scn", []byte(line))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "big.scn:1:800035: this line is too long: more than 400016 words and separators, and a scenario has at most 200000 nodes") {
+		t.Errorf("got %.300v", err)
+	}
+	// Its 2,000,001 tokens would take 80 MB, and growing to them several times that; the
+	// 400,016 read before the refusal take 16 MB, and growing to them as much again.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 48<<20 {
+		t.Errorf("parsing allocated %d MB", alloc>>20)
+	}
+	var ids strings.Builder
+	ids.WriteString("algo ring\nids")
+	for i := 1; i <= MaxNodes+1; i++ {
+		fmt.Fprintf(&ids, " %d,", i)
+	}
+	_, err = Parse("ids.scn", []byte(ids.String()))
+	if err == nil || err.Error() != "ids.scn:2:1: at most 200000 nodes" {
+		t.Errorf("200,001 ids: %.300v", err)
 	}
 }

@@ -130,3 +130,58 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// run reads a scenario file only if it is one, and only so much: /dev/zero, which never ends,
+// and a file bigger than a scenario may be are refused at once, exit 2, naming the file (and
+// the limit).
+func TestRunRefusesUnboundedInput(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.scn")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(79 << 20)
+	f.Close()
+	for path, want := range map[string]string{
+		"/dev/zero": "electsim run: /dev/zero: is a character device (such as /dev/zero or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name\n",
+		big:         "electsim run: " + big + ": it is 79 MB, and a scenario file may hold at most 4 MB (4194304 bytes); a scenario is a short text file (electsim scenarios --show NAME prints one)\n",
+	} {
+		code, out, errOut := call("run", path)
+		if code != exitBadUsage || out != "" || errOut != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", path, code, out, errOut)
+		}
+	}
+}
+
+// The diagrams hold what they draw, and no more than they can: a run whose diagram would draw
+// more than maxDiagramRecords records stops there, exit 2, saying why and what to do, and
+// leaves no file; drawn from a part of the run, the same diagram is made. A ShiViz log of more
+// nodes than its vector clocks fit is refused before the run.
+func TestDiagramsBounded(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "x.svg")
+	code, _, errOut := call("run", "--algo", "bully", "--nodes", "5", "--run", "1000h", "--kinds", "all", "--svg", svg, "--quiet")
+	want := "electsim run: --svg " + svg + ": the diagram would draw more than 200,000 trace records — that many by 18m31s of virtual time, of the 1000h asked for: too many to draw, or to read; draw a part of the run (--from and --to) or fewer message kinds (--kinds)\n"
+	if code != exitBadUsage || errOut != want {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if names := must(os.ReadDir(dir)); len(names) != 0 {
+		t.Errorf("left %v", names)
+	}
+	// A part of a longer run: only the records of the window are kept.
+	code, _, errOut = call("run", "--algo", "bully", "--nodes", "5", "--run", "3000s", "--kinds", "all", "--from", "2500s", "--svg", svg, "--quiet")
+	if code != 0 || !strings.Contains(string(must(os.ReadFile(svg))), "2999950") {
+		t.Errorf("a window of a long run: exit %d, stderr %q", code, errOut)
+	}
+	// Without heartbeats, a long run's diagram holds its few elections — not the heartbeat
+	// timers, which it does not draw either (200,000 of them by 2h47m).
+	code, _, errOut = call("run", "--algo", "bully", "--nodes", "5", "--run", "4h", "--svg", svg, "--quiet", "--engine", "inline")
+	if code != 0 {
+		t.Errorf("four hours without heartbeats: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := call("run", "--algo", "ring", "--nodes", "10000", "--shiviz", svg)
+	want = "electsim run: --shiviz " + svg + ": a ShiViz log of 10000 nodes keeps a vector clock of 10001 entries for each of them, more than the 20000000 entries a log may hold: it can show at most 4471 nodes (ShiViz itself shows a few dozen well)\n"
+	if code != exitBadUsage || out != "" || errOut != want {
+		t.Errorf("--shiviz among 10,000 nodes: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

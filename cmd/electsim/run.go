@@ -193,14 +193,14 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		tl.header()
 	}
 	var writeErr error
-	var step func(sim.StepResult) // nil: nothing to show step by step, so the run goes in bulk
+	var step func(sim.StepResult) bool // nil: nothing to show step by step, so the run goes in bulk
 	if cfg.Trace {
-		step = func(r sim.StepResult) {
+		step = func(r sim.StepResult) bool {
 			if showTimeline {
 				tl.step(r)
 			}
-			if dg != nil {
-				dg.add(r.Records)
+			if dg != nil && !dg.add(r.Records) {
+				return false // too much to draw: the run stops here, and says so
 			}
 			if trace != nil && writeErr == nil {
 				for i := range r.Records {
@@ -214,9 +214,14 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 					writeErr = trace.Flush()
 				}
 			}
+			return true
 		}
 	}
-	sum, results := scenarios.Play(s, sc.Expects, step)
+	sum, results, stopped := play(s, sc.Expects, step, nil)
+	if stopped {
+		tl.flush()
+		return usagef("%s", dg.overflow(s.Now(), cfg.RunFor))
+	}
 	if writeErr != nil {
 		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
 	}

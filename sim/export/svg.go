@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -39,10 +40,9 @@ import (
 func SVG(w io.Writer, recs []sim.Record, o Options) error {
 	v := newView(recs, &o)
 	d := newSVGLayout(v)
-	var b strings.Builder
-	d.write(&b)
-	_, err := io.WriteString(w, b.String())
-	return err
+	b := bufio.NewWriter(w)
+	d.write(b)
+	return b.Flush()
 }
 
 // Geometry of the SVG, in pixels.
@@ -346,7 +346,7 @@ const (
 	svgMono = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', 'DejaVu Sans Mono', monospace`
 )
 
-func (d *svgLayout) write(b *strings.Builder) {
+func (d *svgLayout) write(b *bufio.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	o := d.v.o
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="12" fill="%s">`+"\n",
@@ -445,7 +445,7 @@ func (d *svgLayout) write(b *strings.Builder) {
 }
 
 // writeDefs writes the arrowheads, one per colour used.
-func (d *svgLayout) writeDefs(b *strings.Builder) {
+func (d *svgLayout) writeDefs(b *bufio.Writer) {
 	var colours []string
 	for _, m := range d.v.msgs {
 		c := d.kindColour(d.v.recs[m.send].Msg.Kind)
@@ -468,7 +468,7 @@ func (d *svgLayout) writeDefs(b *strings.Builder) {
 
 func markerID(colour string) string { return "head-" + strings.TrimPrefix(colour, "#") }
 
-func (d *svgLayout) writeLegend(b *strings.Builder) {
+func (d *svgLayout) writeLegend(b *bufio.Writer) {
 	for li, line := range d.legend {
 		y := d.legendY + float64(li)*18
 		x := 16.0
@@ -500,7 +500,7 @@ func (d *svgLayout) writeLegend(b *strings.Builder) {
 	}
 }
 
-func (d *svgLayout) writeBands(b *strings.Builder, left, right float64) {
+func (d *svgLayout) writeBands(b *bufio.Writer, left, right float64) {
 	type band struct {
 		y0, y1 float64
 		a      *sim.Action
@@ -538,7 +538,7 @@ func (d *svgLayout) writeBands(b *strings.Builder, left, right float64) {
 	}
 }
 
-func (d *svgLayout) writeLifelines(b *strings.Builder) {
+func (d *svgLayout) writeLifelines(b *bufio.Writer) {
 	for _, id := range d.v.ids {
 		x := d.colX[id]
 		st, _ := d.v.statusAt(id)
@@ -569,7 +569,7 @@ func (d *svgLayout) writeLifelines(b *strings.Builder) {
 }
 
 // writeMessage draws one message: one element of class msg, and its label.
-func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
+func (d *svgLayout) writeMessage(b *bufio.Writer, m *dgMsg) {
 	recs := d.v.recs
 	s := &recs[m.send]
 	xs, ok1 := d.colX[s.Msg.From]
@@ -643,7 +643,7 @@ func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
 // label writes a message's label near the head of its arrow, from (xs, ys) to (xe, ye): along
 // the arrow, just above it, when the arrow is shallow enough to read so; beside the head
 // otherwise.
-func (d *svgLayout) label(b *strings.Builder, xs, ys, xe, ye float64, text, colour string) {
+func (d *svgLayout) label(b *bufio.Writer, xs, ys, xe, ye float64, text, colour string) {
 	dx, dy := xe-xs, ye-ys
 	dist := math.Hypot(dx, dy)
 	angle := math.Atan2(dy, dx) * 180 / math.Pi
@@ -670,12 +670,12 @@ func (d *svgLayout) label(b *strings.Builder, xs, ys, xe, ye float64, text, colo
 }
 
 // cross draws a red ✗ centred at x, y.
-func (d *svgLayout) cross(b *strings.Builder, x, y float64) {
+func (d *svgLayout) cross(b *bufio.Writer, x, y float64) {
 	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" font-size="14" font-weight="bold" fill="%s" class="halo">✗</text>`+"\n",
 		f(x), f(y+5), colLost)
 }
 
-func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
+func (d *svgLayout) writeState(b *bufio.Writer, row *svgRow, r *sim.Record) {
 	x, ok := d.colX[r.Node]
 	if !ok {
 		return
@@ -703,7 +703,7 @@ func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
 		f(x+10), f(row.y+16), colour, esc(text))
 }
 
-func (d *svgLayout) writeNote(b *strings.Builder, row *svgRow) {
+func (d *svgLayout) writeNote(b *bufio.Writer, row *svgRow) {
 	if len(row.note) == 0 {
 		return
 	}
@@ -731,7 +731,7 @@ func (d *svgLayout) writeNote(b *strings.Builder, row *svgRow) {
 	b.WriteString("</text>\n")
 }
 
-func (d *svgLayout) writeHeaders(b *strings.Builder, y float64) {
+func (d *svgLayout) writeHeaders(b *bufio.Writer, y float64) {
 	for _, id := range d.v.ids {
 		x := d.colX[id]
 		label := strconv.Itoa(int(id))
