@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -142,6 +143,10 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		}
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
+	prog := newRunProgress(stderr, getenv, cfg.RunFor, time.Now)
+	if prog != nil {
+		stdout = hidingWriter{stdout, prog} // stdout may be the same terminal
+	}
 	showTimeline := !of.json && !of.quiet && of.trace != "-" && dg.toStdout() == ""
 	cfg.Trace = showTimeline || of.trace != "" || dg != nil
 
@@ -217,7 +222,12 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 			return true
 		}
 	}
-	sum, results, stopped := play(s, sc.Expects, step, nil)
+	var tick func()
+	if prog != nil {
+		tick = func() { prog.update(s.Now(), s.Steps()) }
+	}
+	sum, results, stopped := play(s, sc.Expects, step, tick)
+	prog.hide()
 	if stopped {
 		tl.flush()
 		return usagef("%s", dg.overflow(s.Now(), cfg.RunFor))
