@@ -233,7 +233,7 @@ func (dg *diagrams) writesFiles() bool {
 
 // create opens the files, so that a path that cannot be written fails before the run. When
 // one fails, the others are removed.
-func (dg *diagrams) create(temp *tempFiles) error {
+func (dg *diagrams) create(temp *cleanup) error {
 	if dg == nil {
 		return nil
 	}

@@ -17,60 +17,95 @@ import (
 
 // outFile is a file electsim writes for the user, named by a flag: whole or not at all, and
 // never in place of a device or a pipe (see package outfile). An interrupt removes it (see
-// tempFiles).
+// cleanup).
 type outFile struct {
 	*outfile.File
-	temp *tempFiles
+	temp *cleanup
 }
 
-// tempFiles remembers the outputs in progress, so that an interrupt removes their temporary
-// files.
-type tempFiles struct {
-	mu    sync.Mutex
-	files map[*outfile.File]bool
+// cleanup is what an interrupt must undo: the outputs in progress, whose temporary files it
+// removes, and the child processes running, which it kills (see onInterrupt).
+type cleanup struct {
+	mu       sync.Mutex
+	files    map[*outfile.File]bool
+	children map[*os.Process]bool
+	hadFiles bool // files were written: the interrupt says none was left half written
 }
 
-func (t *tempFiles) add(f *outfile.File) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.files == nil {
-		t.files = map[*outfile.File]bool{}
+func (c *cleanup) add(f *outfile.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[*outfile.File]bool{}
 	}
-	t.files[f] = true
+	c.files[f] = true
+	c.hadFiles = true
 }
 
-func (t *tempFiles) forget(f *outfile.File) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.files, f)
+func (c *cleanup) forget(f *outfile.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.files, f)
 }
 
-// removeAll discards every output still in progress.
-func (t *tempFiles) removeAll() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for f := range t.files {
+// addChild and forgetChild keep the child processes running.
+func (c *cleanup) addChild(p *os.Process) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.children == nil {
+		c.children = map[*os.Process]bool{}
+	}
+	c.children[p] = true
+}
+
+func (c *cleanup) forgetChild(p *os.Process) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.children, p)
+}
+
+// undo kills every child still running and discards every output still in progress, and
+// reports whether there were outputs.
+func (c *cleanup) undo() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.children {
+		p.Kill()
+	}
+	for f := range c.files {
 		f.Abort()
 	}
-	t.files = nil
+	c.files, c.children = nil, nil
+	return c.hadFiles
 }
 
-// onInterrupt removes the temporary files and exits when the process is interrupted (ctrl+c),
-// told to terminate, hung up on (its terminal closed) or finds its output pipe closed (| head):
-// with 128 + the signal's number, as a shell reports it. The returned function stops watching.
-func (t *tempFiles) onInterrupt() (stop func()) {
+// exit undoes what is in progress and ends electsim as signal s would, with 128 + its number,
+// as a shell reports it.
+func (c *cleanup) exit(s syscall.Signal) {
+	files := c.undo()
+	if s != syscall.SIGPIPE { // nobody reads a closed pipe's other end
+		msg := "electsim: interrupted"
+		if files {
+			msg += "; no partial file was left"
+		}
+		// Start a fresh line: a progress bar may be on this one.
+		fmt.Fprintln(os.Stderr, "\r\x1b[K"+msg)
+	}
+	os.Exit(128 + int(s))
+}
+
+// onInterrupt undoes what is in progress and exits (see exit) when the process is interrupted
+// (ctrl+c), told to terminate, hung up on (its terminal closed) or finds its output pipe closed
+// (| head) — also when it was started with one of these signals ignored, as a shell script
+// starts a job in the background. The returned function stops watching.
+func (c *cleanup) onInterrupt() (stop func()) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case s := <-sig:
-			t.removeAll()
-			if s != syscall.SIGPIPE { // nobody reads a closed pipe's other end
-				// Start a fresh line: a progress bar may be on this one.
-				fmt.Fprintln(os.Stderr, "\r\x1b[Kelectsim: interrupted; no partial file was left")
-			}
-			os.Exit(128 + int(s.(syscall.Signal)))
+			c.exit(s.(syscall.Signal))
 		case <-done:
 		}
 	}()
@@ -81,7 +116,7 @@ func (t *tempFiles) onInterrupt() (stop func()) {
 }
 
 // createOut opens dest for writing; flag names the flag that asked for it, for the error.
-func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
+func createOut(flag, dest string, temp *cleanup) (*outFile, error) {
 	if dest == "" {
 		if flag == "--trace" { // the only output of these that may go to stdout
 			return nil, usagef("%s needs a file name (or - for stdout)", flag)

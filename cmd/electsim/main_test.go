@@ -526,7 +526,7 @@ func TestFlagsOverExpectations(t *testing.T) {
 func TestOutFileRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "t.jsonl")
-	temp := &tempFiles{}
+	temp := &cleanup{}
 	o, err := createOut("--trace", dest, temp)
 	if err != nil {
 		t.Fatal(err)

@@ -150,7 +150,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	showTimeline := !of.json && !of.quiet && of.trace != "-" && dg.toStdout() == ""
 	cfg.Trace = showTimeline || of.trace != "" || dg != nil
 
-	temp := &tempFiles{}
+	temp := &cleanup{}
 	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() {
 		stop := temp.onInterrupt()
 		defer stop()
