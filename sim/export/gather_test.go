@@ -131,3 +131,32 @@ func TestShiVizBudget(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A Gatherer keeps no timer its diagrams do not draw: in a long quiet run, the leader's
+// heartbeat timers, which only send heartbeats (not shown by default), are left out with them.
+func TestGathererLeavesOutQuietTimers(t *testing.T) {
+	a, _ := algo.Lookup("bully")
+	ids := []algo.ID{1, 2, 3, 4, 5}
+	s, err := sim.New(sim.Config{Algorithm: a, IDs: ids, Seed: 1, RunFor: 100 * time.Second, Trace: true, Network: network.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := export.NewGatherer(export.Options{IDs: ids, Algorithm: a})
+	timers := 0
+	for {
+		r, ok := s.Step()
+		if !ok {
+			break
+		}
+		for i := range r.Records {
+			if r.Records[i].Type == sim.RecTimer {
+				timers++
+			}
+			g.Add(&r.Records[i])
+		}
+	}
+	if timers < 2000 || g.Len() > 100 {
+		t.Errorf("%d timers fired; kept %d records", timers, g.Len())
+	}
+}
