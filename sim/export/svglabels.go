@@ -107,11 +107,47 @@ func (s labelSpot) attrs() string {
 // labels are where the diagram's labels go, chosen so that none covers another (see
 // placeLabels).
 type labels struct {
-	taken []box
+	taken map[int][]box     // the room taken, by band of labelBand pixels down the diagram
 	state map[int]labelSpot // by record index: a state change's label, and a timer's
 	msg   map[*dgMsg]labelSpot
 	stub  map[*dgMsg][2]float64 // where the stub of a message lost at its send ends
 	band  map[*sim.Action]labelSpot
+}
+
+// labelBand is the height of the bands the room taken is filed in: a label is checked against
+// those of the bands it spans only, so placing them all takes time in proportion to their
+// number, not its square.
+const labelBand = 64
+
+// bands returns the bands b spans.
+func (b box) bands() (lo, hi int) {
+	y0, y1 := math.Inf(1), math.Inf(-1)
+	for _, c := range b {
+		y0, y1 = min(y0, c[1]), max(y1, c[1])
+	}
+	return int(math.Floor(y0 / labelBand)), int(math.Floor(y1 / labelBand))
+}
+
+// take files b as taken.
+func (l *labels) take(b box) {
+	lo, hi := b.bands()
+	for i := lo; i <= hi; i++ {
+		l.taken[i] = append(l.taken[i], b)
+	}
+}
+
+// covers counts the boxes taken that b overlaps (one filed in two bands may count twice).
+func (l *labels) covers(b box) int {
+	n := 0
+	lo, hi := b.bands()
+	for i := lo; i <= hi; i++ {
+		for _, t := range l.taken[i] {
+			if b.overlaps(t) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // place returns the first of spots where text is clear of every label placed so far — or,
@@ -119,13 +155,7 @@ type labels struct {
 func (l *labels) place(text string, fn font, spots ...labelSpot) labelSpot {
 	best, fewest := 0, -1
 	for i, s := range spots {
-		b := s.box(text, fn)
-		n := 0
-		for _, t := range l.taken {
-			if b.overlaps(t) {
-				n++
-			}
-		}
+		n := l.covers(s.box(text, fn))
 		if fewest < 0 || n < fewest {
 			best, fewest = i, n
 		}
@@ -133,7 +163,7 @@ func (l *labels) place(text string, fn font, spots ...labelSpot) labelSpot {
 			break
 		}
 	}
-	l.taken = append(l.taken, spots[best].box(text, fn))
+	l.take(spots[best].box(text, fn))
 	return spots[best]
 }
 
@@ -143,13 +173,13 @@ func (l *labels) place(text string, fn font, spots ...labelSpot) labelSpot {
 // timers', above their row right or left, or else below it; the stubs of messages lost at their send, fanned
 // further down; then the messages' labels, near the arrowhead or further along the arrow.
 func (d *svgLayout) placeLabels() {
-	l := &labels{state: map[int]labelSpot{}, msg: map[*dgMsg]labelSpot{}, stub: map[*dgMsg][2]float64{}}
+	l := &labels{taken: map[int][]box{}, state: map[int]labelSpot{}, msg: map[*dgMsg]labelSpot{}, stub: map[*dgMsg][2]float64{}}
 	d.labels = l
 	for _, row := range d.rows {
 		for _, it := range row.items {
 			r := &d.v.recs[it.i]
 			if x, ok := d.colX[r.Node]; ok && r.Type == sim.RecState {
-				l.taken = append(l.taken, rect(x-8, row.y-8, x+8, row.y+8))
+				l.take(rect(x-8, row.y-8, x+8, row.y+8))
 			}
 		}
 	}
