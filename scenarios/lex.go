@@ -55,10 +55,28 @@ type token struct {
 	off  int // byte offset in the line
 }
 
+// maxTokens is the most tokens a line may hold: an ids line of MaxNodes ids with a comma
+// after each, and a few words more. A longer line is refused as it is read, before its tokens
+// take more memory than any scenario needs.
+const maxTokens = 2*MaxNodes + 16
+
 // lex splits one line into tokens, stopping at a '#' comment. col0 is the column of the line's
 // first character (1 for a whole line). It also returns the line without its comment.
 func lex(line string, lineNo, col0 int) ([]token, string, *Error) {
 	var toks []token
+	var tooLong *Error
+	add := func(t token) bool {
+		if len(toks) == maxTokens {
+			tooLong = &Error{Line: lineNo, Col: t.col, Msg: fmt.Sprintf(
+				"this line is too long: more than %d words and separators, and a scenario has at most %d nodes", maxTokens, MaxNodes)}
+			return false
+		}
+		if len(toks) == cap(toks) { // doubling, up to maxTokens: a long line's tokens take twice their room at most
+			toks = append(make([]token, 0, min(max(2*cap(toks), 8), maxTokens)), toks...)
+		}
+		toks = append(toks, t)
+		return true
+	}
 	col := col0
 	for i := 0; i < len(line); {
 		r, w := utf8.DecodeRuneInString(line[i:])
@@ -69,11 +87,15 @@ func lex(line string, lineNo, col0 int) ([]token, string, *Error) {
 			i += w
 			col++
 		case r == '|':
-			toks = append(toks, token{tBar, "|", col, i})
+			if !add(token{tBar, "|", col, i}) {
+				return nil, "", tooLong
+			}
 			i += w
 			col++
 		case r == ',':
-			toks = append(toks, token{tComma, ",", col, i})
+			if !add(token{tComma, ",", col, i}) {
+				return nil, "", tooLong
+			}
 			i += w
 			col++
 		case r == '"':
@@ -81,7 +103,9 @@ func lex(line string, lineNo, col0 int) ([]token, string, *Error) {
 			if !ok {
 				return nil, "", &Error{Line: lineNo, Col: col, Msg: `unterminated string: expected a closing " on the same line`}
 			}
-			toks = append(toks, token{tString, text, col, i})
+			if !add(token{tString, text, col, i}) {
+				return nil, "", tooLong
+			}
 			col += utf8.RuneCountInString(line[i : i+end])
 			i += end
 		default:
@@ -93,7 +117,9 @@ func lex(line string, lineNo, col0 int) ([]token, string, *Error) {
 				}
 				j += w
 			}
-			toks = append(toks, token{tWord, line[i:j], col, i})
+			if !add(token{tWord, line[i:j], col, i}) {
+				return nil, "", tooLong
+			}
 			col += utf8.RuneCountInString(line[i:j])
 			i = j
 		}
@@ -117,4 +143,14 @@ func quoted(s string) (end int, text string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// unixLineEnds returns text with every line ending a line feed: a carriage return and line
+// feed (Windows) and a carriage return alone (old Mac files) each end one line, as a line
+// feed does.
+func unixLineEnds(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 }

@@ -76,12 +76,12 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	sc := New(strings.TrimSuffix(filepath.Base(file), ".scn"))
 	sc.file, sc.src = file, src
 	p := &fileParser{file: file, sc: sc, seen: map[string]int{}, override: o, broken: map[string]bool{}}
-	text := strings.TrimPrefix(string(src), "\ufeff") // a byte order mark, as some editors write
+	text := unixLineEnds(strings.TrimPrefix(string(src), "\ufeff")) // a byte order mark, as some editors write
 	if line, col, ok := invalidUTF8(text); ok {
 		return nil, ErrorList{{File: file, Line: line, Col: col,
 			Msg: "this is not UTF-8 text: a scenario is a text file (electsim scenarios --show NAME prints one)"}}
 	}
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	lines := strings.Split(text, "\n")
 
 	// First the directives that say what the run is, wherever they are: the actions and
 	// expectations are checked against them.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"electsim/algo"
@@ -149,15 +152,16 @@ Examples:
 		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", *svg)
 	}
 
+	// Interrupted, bench kills the child measuring and removes the plot in progress.
+	cl := &cleanup{}
+	stop := cl.onInterrupt()
+	defer stop()
 	var plot *outFile
 	if fs.Changed("svg") {
 		if *svg == "-" {
 			return usagef("--svg -: write the plot to a file; stdout has the table")
 		}
-		temp := &tempFiles{}
-		stop := temp.onInterrupt()
-		defer stop()
-		if plot, err = createOut("--svg", *svg, temp); err != nil {
+		if plot, err = createOut("--svg", *svg, cl); err != nil {
 			return err
 		}
 		defer plot.Abort()
@@ -175,7 +179,7 @@ Examples:
 		var rows []bench.Result
 		for _, n := range sizes[name] {
 			for _, e := range engines {
-				r, err := measureAlone(name, n, s, e, maxMsgs, procsFor(e), stderr)
+				r, err := measureAlone(name, n, s, e, maxMsgs, procsFor(e), stderr, cl)
 				if err != nil {
 					return err
 				}
@@ -232,8 +236,11 @@ func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) e
 const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 
 // measureAlone measures one election in a child process with GOMAXPROCS procs. Progress, on a
-// terminal, is the child's to draw on stderr.
-func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer) (bench.Result, error) {
+// terminal, is the child's to draw on stderr. The child dies with bench: killed if bench is
+// interrupted (cl), and, on Linux, at once if bench dies any other way, even by SIGKILL (see
+// childDies). A child ended by an interrupt — ctrl+c reaches it with bench — ends bench as
+// the interrupt would.
+func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %v", err)
@@ -242,15 +249,48 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 		"--seed", strconv.FormatUint(seed, 10), "--max-messages", strconv.FormatInt(maxMsgs, 10))
 	cmd.Env = append(os.Environ(), benchChildEnv+"=1", "GOMAXPROCS="+strconv.Itoa(procs))
 	cmd.Stderr = stderr
-	out, err := cmd.Output()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.SysProcAttr = childDies()
+	// The parent-death signal is tied to the thread that starts the child: that thread must
+	// live as long as the child does.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cmd.Start(); err != nil {
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, bench.Thousands(int64(n)), e, err)
+	}
+	cl.addChild(cmd.Process)
+	err = cmd.Wait()
+	cl.forgetChild(cmd.Process)
+	if s, ok := interruptedBy(err); ok {
+		cl.exit(s)
+	}
 	if err != nil {
 		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, bench.Thousands(int64(n)), e, err)
 	}
 	var r bench.Result
-	if err := json.Unmarshal(out, &r); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, bench.Thousands(int64(n)), e, err)
 	}
 	return r, nil
+}
+
+// interruptedBy reports whether a child's error says it was ended by an interrupt, a
+// termination or a hang-up, and which.
+func interruptedBy(err error) (syscall.Signal, bool) {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 0, false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return 0, false
+	}
+	switch s := ws.Signal(); s {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
+		return s, true
+	}
+	return 0, false
 }
 
 // progressLine returns a progress report that redraws one line on w.

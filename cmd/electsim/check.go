@@ -143,7 +143,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 		if cf.out == "-" {
 			return usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
 		}
-		temp := &tempFiles{}
+		temp := &cleanup{}
 		stop := temp.onInterrupt()
 		defer stop()
 		if out, err = createOut("--out", cf.out, temp); err != nil {

@@ -13,6 +13,7 @@ import (
 	"electsim/algo"
 	"electsim/scenarios"
 	"electsim/sim"
+	"electsim/sim/bench"
 	"electsim/sim/export"
 )
 
@@ -40,9 +41,9 @@ type diagramFile struct {
 
 // diagrams are the diagrams a run writes, and the records they are drawn from.
 type diagrams struct {
-	opts  export.Options
-	files []*diagramFile
-	recs  []sim.Record
+	opts   export.Options
+	files  []*diagramFile
+	gather *export.Gatherer
 }
 
 // prepare checks the diagram flags against the run and returns the diagrams to write, or nil
@@ -82,6 +83,13 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 			}
 		}
 		return nil, nil
+	}
+	for _, f := range dg.files {
+		if f.flag == "--shiviz" {
+			if err := export.ShiVizFits(len(cfg.IDs)); err != nil {
+				return nil, usagef("--shiviz %s: %v", f.path, err)
+			}
+		}
 	}
 	o := &dg.opts
 	o.IDs, o.Algorithm = cfg.IDs, cfg.Algorithm
@@ -133,6 +141,7 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	if len(hidden) > 0 {
 		o.Caption += " · not shown: " + strings.Join(hidden, ", ")
 	}
+	dg.gather = export.NewGatherer(*o)
 	return dg, nil
 }
 
@@ -224,7 +233,7 @@ func (dg *diagrams) writesFiles() bool {
 
 // create opens the files, so that a path that cannot be written fails before the run. When
 // one fails, the others are removed.
-func (dg *diagrams) create(temp *tempFiles) error {
+func (dg *diagrams) create(temp *cleanup) error {
 	if dg == nil {
 		return nil
 	}
@@ -254,14 +263,30 @@ func (dg *diagrams) abort() {
 	}
 }
 
-// add keeps what the diagrams may need of one step's records (they are valid only until the
-// next step).
-func (dg *diagrams) add(recs []sim.Record) {
+// maxDiagramRecords bounds the trace records a run keeps for its diagrams: far more than a
+// diagram anyone can read (a few thousand arrows), and what drawing them takes stays within a
+// few hundred megabytes (docs/teaching.md).
+const maxDiagramRecords = 200_000
+
+// add keeps what the diagrams need of one step's records (see export.Gatherer). It returns
+// false once they hold more than maxDiagramRecords: the run should stop there (see overflow).
+func (dg *diagrams) add(recs []sim.Record) bool {
 	for i := range recs {
-		if dg.opts.Keeps(&recs[i]) {
-			dg.recs = append(dg.recs, recs[i])
-		}
+		dg.gather.Add(&recs[i])
 	}
+	return dg.gather.Len() <= maxDiagramRecords
+}
+
+// overflow says why the run stopped at virtual time at, of runFor: its diagrams would hold more
+// records than they may.
+func (dg *diagrams) overflow(at, runFor time.Duration) string {
+	var flags []string
+	for _, f := range dg.files {
+		flags = append(flags, f.flag+" "+f.path)
+	}
+	return fmt.Sprintf("%s: the diagram would draw more than %s trace records — that many by %s of virtual time, of the %s asked for: too many to draw, or to read; "+
+		"draw a part of the run (--from and --to) or fewer message kinds (--kinds)",
+		strings.Join(flags, ", "), bench.Thousands(maxDiagramRecords), fmtVirtual(at), algo.FormatDuration(runFor))
 }
 
 // write draws every diagram, each whole into its file.
@@ -274,7 +299,7 @@ func (dg *diagrams) write(stdout io.Writer) error {
 		if f.out != nil {
 			w = f.out
 		}
-		if err := f.write(w, dg.recs, dg.opts); err != nil {
+		if err := f.write(w, dg.gather.Records(), dg.opts); err != nil {
 			return fmt.Errorf("%s %s: %v", f.flag, f.path, unwrapPath(err))
 		}
 		if f.out != nil {

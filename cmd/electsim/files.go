@@ -11,80 +11,101 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+
+	"electsim/internal/outfile"
 )
 
-// outFile is a file electsim writes for the user. A regular file (or a new one) is written
-// whole or not at all: to a temporary file beside it, renamed into place by Commit. A symbolic
-// link is followed, so the file it points to is replaced and the link stays. Anything else that
-// already exists at the path — /dev/null, a terminal, a named pipe — is written to directly,
-// since it cannot be replaced and need not be.
+// outFile is a file electsim writes for the user, named by a flag: whole or not at all, and
+// never in place of a device or a pipe (see package outfile). An interrupt removes it (see
+// cleanup).
 type outFile struct {
-	*os.File
-	dest string // the file Commit renames to; "" when writing in place
-	temp *tempFiles
+	*outfile.File
+	temp *cleanup
 }
 
-// Write writes to the file; its error says why, without the temporary file's name ("no space
-// left on device"): the caller names the flag and the file asked for.
-func (o *outFile) Write(p []byte) (int, error) {
-	n, err := o.File.Write(p)
-	return n, unwrapPath(err)
+// cleanup is what an interrupt must undo: the outputs in progress, whose temporary files it
+// removes, and the child processes running, which it kills (see onInterrupt).
+type cleanup struct {
+	mu       sync.Mutex
+	files    map[*outfile.File]bool
+	children map[*os.Process]bool
+	hadFiles bool // files were written: the interrupt says none was left half written
 }
 
-// WriteString is Write for a string (io.WriteString would otherwise reach the file's own).
-func (o *outFile) WriteString(s string) (int, error) {
-	n, err := o.File.WriteString(s)
-	return n, unwrapPath(err)
-}
-
-// tempFiles remembers the temporary files in progress, so that an interrupt removes them.
-type tempFiles struct {
-	mu    sync.Mutex
-	names map[string]bool
-}
-
-func (t *tempFiles) add(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.names == nil {
-		t.names = map[string]bool{}
+func (c *cleanup) add(f *outfile.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[*outfile.File]bool{}
 	}
-	t.names[name] = true
+	c.files[f] = true
+	c.hadFiles = true
 }
 
-func (t *tempFiles) remove(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.names, name)
-	os.Remove(name)
+func (c *cleanup) forget(f *outfile.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.files, f)
 }
 
-// removeAll removes every temporary file still in progress.
-func (t *tempFiles) removeAll() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for name := range t.names {
-		os.Remove(name)
+// addChild and forgetChild keep the child processes running.
+func (c *cleanup) addChild(p *os.Process) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.children == nil {
+		c.children = map[*os.Process]bool{}
 	}
-	t.names = nil
+	c.children[p] = true
 }
 
-// onInterrupt removes the temporary files and exits when the process is interrupted (ctrl+c),
-// told to terminate, hung up on (its terminal closed) or finds its output pipe closed (| head):
-// with 128 + the signal's number, as a shell reports it. The returned function stops watching.
-func (t *tempFiles) onInterrupt() (stop func()) {
+func (c *cleanup) forgetChild(p *os.Process) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.children, p)
+}
+
+// undo kills every child still running and discards every output still in progress, and
+// reports whether there were outputs.
+func (c *cleanup) undo() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.children {
+		p.Kill()
+	}
+	for f := range c.files {
+		f.Abort()
+	}
+	c.files, c.children = nil, nil
+	return c.hadFiles
+}
+
+// exit undoes what is in progress and ends electsim as signal s would, with 128 + its number,
+// as a shell reports it.
+func (c *cleanup) exit(s syscall.Signal) {
+	files := c.undo()
+	if s != syscall.SIGPIPE { // nobody reads a closed pipe's other end
+		msg := "electsim: interrupted"
+		if files {
+			msg += "; no partial file was left"
+		}
+		// Start a fresh line: a progress bar may be on this one.
+		fmt.Fprintln(os.Stderr, "\r\x1b[K"+msg)
+	}
+	os.Exit(128 + int(s))
+}
+
+// onInterrupt undoes what is in progress and exits (see exit) when the process is interrupted
+// (ctrl+c), told to terminate, hung up on (its terminal closed) or finds its output pipe closed
+// (| head) — also when it was started with one of these signals ignored, as a shell script
+// starts a job in the background. The returned function stops watching.
+func (c *cleanup) onInterrupt() (stop func()) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case s := <-sig:
-			t.removeAll()
-			if s != syscall.SIGPIPE { // nobody reads a closed pipe's other end
-				// Start a fresh line: a progress bar may be on this one.
-				fmt.Fprintln(os.Stderr, "\r\x1b[Kelectsim: interrupted; no partial file was left")
-			}
-			os.Exit(128 + int(s.(syscall.Signal)))
+			c.exit(s.(syscall.Signal))
 		case <-done:
 		}
 	}()
@@ -95,70 +116,48 @@ func (t *tempFiles) onInterrupt() (stop func()) {
 }
 
 // createOut opens dest for writing; flag names the flag that asked for it, for the error.
-func createOut(flag, dest string, temp *tempFiles) (*outFile, error) {
+func createOut(flag, dest string, temp *cleanup) (*outFile, error) {
 	if dest == "" {
 		if flag == "--trace" { // the only output of these that may go to stdout
 			return nil, usagef("%s needs a file name (or - for stdout)", flag)
 		}
 		return nil, usagef("%s needs a file name", flag)
 	}
-	target := followLinks(dest)
-	if fi, err := os.Stat(target); err == nil {
-		if fi.IsDir() {
-			return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
-		}
-		if !fi.Mode().IsRegular() {
-			f, err := os.OpenFile(target, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
-			}
-			return &outFile{File: f}, nil
-		}
+	f, err := outfile.Create(dest)
+	switch {
+	case errors.Is(err, outfile.ErrIsDir):
+		return nil, usagef("%s %s: is a directory; give a file name", flag, dest)
+	case err != nil:
+		return nil, usagef("%s %s: cannot write there: %v", flag, dest, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return nil, usagef("%s %s: cannot write there: %v", flag, dest, unwrapPath(err))
-	}
-	temp.add(f.Name())
-	return &outFile{File: f, dest: target, temp: temp}, nil
+	temp.add(f)
+	return &outFile{File: f, temp: temp}, nil
 }
 
-// Commit closes the file and, for a regular file, moves it into place.
+// Commit finishes the file: a regular one is moved into place.
 func (o *outFile) Commit() error {
-	err := o.Close()
-	if o.dest == "" {
-		return err
-	}
-	defer o.temp.remove(o.Name())
-	if err == nil {
-		err = os.Chmod(o.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(o.Name(), o.dest)
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %v", o.dest, unwrapPath(err))
+	defer o.temp.forget(o.File)
+	if err := o.File.Commit(); err != nil {
+		dest := o.Dest()
+		if dest == "" {
+			dest = o.Name()
+		}
+		return fmt.Errorf("writing %s: %v", dest, err)
 	}
 	return nil
 }
 
-// Abort discards what was written to a temporary file; it is a no-op after Commit.
+// Abort discards the file; it is a no-op after Commit.
 func (o *outFile) Abort() {
-	o.Close()
-	if o.dest != "" {
-		o.temp.remove(o.Name())
-	}
+	o.File.Abort()
+	o.temp.forget(o.File)
 }
 
-// unwrapPath drops the paths from a file operation's error — the temporary file's among them.
+// unwrapPath drops the paths from a file operation's error.
 func unwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
-	}
-	var le *os.LinkError // a rename: it would name the temporary file
-	if errors.As(err, &le) {
-		return le.Err
 	}
 	return err
 }

@@ -43,7 +43,7 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 		if err != nil {
 			return fmt.Errorf("the bundled scenario %s does not parse: %v", n, err)
 		}
-		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, sc.Title)
+		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safe(sc.Title))
 	}
 	return nil
 }

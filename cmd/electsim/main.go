@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
 
@@ -220,21 +221,36 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		return exitOK
 	case errors.As(err, &mistakes):
 		for _, e := range mistakes.list {
-			fmt.Fprintln(stderr, e)
+			fmt.Fprintln(stderr, safe(e.Error()))
 		}
-		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(mistakes.list.Count(), "mistake"), mistakes.what)
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(mistakes.list.Count(), "mistake"), safe(mistakes.what))
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed
 	case errors.As(err, &reported):
 		return exitBadUsage
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "%s: %s\n", name, usage.msg)
+		fmt.Fprintf(stderr, "%s: %s\n", name, safe(usage.msg))
 		return exitBadUsage
 	default:
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %s\n", name, safe(err.Error()))
 		return exitBadUsage
 	}
+}
+
+// safe writes out, line by line, what in s a terminal would act on — the escape sequences and
+// bidirectional controls that text from a file, or a file's name, could carry (see
+// safetext.Escape). Everything electsim prints that a file or its name supplied goes through
+// it; what electsim itself writes (the palette's colours, a progress line) does not.
+func safe(s string) string {
+	if !strings.Contains(s, "\n") {
+		return safetext.Escape(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // mistakesError is the lines of a scenario that the flags of a run make wrong: each is printed

@@ -31,10 +31,26 @@ func call(args ...string) (int, string, string) {
 // TestMain lets the test binary stand in for electsim when bench runs a measurement in a
 // child process (it runs its own program: here, this binary).
 func TestMain(m *testing.M) {
-	if os.Getenv(benchChildEnv) != "" {
+	if os.Getenv(benchChildEnv) != "" || os.Getenv(asElectsim) != "" {
 		os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 	}
 	os.Exit(m.Run())
+}
+
+// asElectsim makes the test binary electsim itself (see electsimCommand).
+const asElectsim = "ELECTSIM_TEST_AS_ELECTSIM"
+
+// electsimCommand returns electsim with args as a process of its own — the test binary,
+// standing in for it — for what only a process shows: its own standard streams, signals.
+func electsimCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), asElectsim+"=1")
+	return cmd
 }
 
 // Bad input never crashes: one clear line on stderr naming the flag and what was expected,
@@ -510,7 +526,7 @@ func TestFlagsOverExpectations(t *testing.T) {
 func TestOutFileRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "t.jsonl")
-	temp := &tempFiles{}
+	temp := &cleanup{}
 	o, err := createOut("--trace", dest, temp)
 	if err != nil {
 		t.Fatal(err)

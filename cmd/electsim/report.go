@@ -171,11 +171,11 @@ func reportExpectations(w io.Writer, p palette, results []scenarios.Result) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Expectations — %d of %d hold", hold, len(results))))
 	for _, r := range results {
-		mark, text := p.Green("✓"), r.Expectation.String()
+		mark, text := p.Green("✓"), safe(r.Expectation.String())
 		if !r.OK {
 			mark = p.Red("✗")
 			if r.Detail != "" {
-				text += p.Red(" — " + r.Detail)
+				text += p.Red(" — " + safe(r.Detail))
 			}
 		}
 		fmt.Fprintf(w, "  %s %s  %s\n", mark, p.Dim(fmt.Sprintf("line %-3d", r.Line)), text)

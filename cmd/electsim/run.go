@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -66,10 +67,10 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
-			fmt.Fprintln(stderr, e)
+			fmt.Fprintln(stderr, safe(e.Error()))
 		}
 		mistakes := plural(list.Count(), "mistake")
-		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, arg)
+		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safe(arg))
 		return nil, reportedError{}
 	case err != nil:
 		return nil, usagef("%v", err)
@@ -142,10 +143,14 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		}
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
+	prog := newRunProgress(stderr, getenv, cfg.RunFor, time.Now)
+	if prog != nil {
+		stdout = hidingWriter{stdout, prog} // stdout may be the same terminal
+	}
 	showTimeline := !of.json && !of.quiet && of.trace != "-" && dg.toStdout() == ""
 	cfg.Trace = showTimeline || of.trace != "" || dg != nil
 
-	temp := &tempFiles{}
+	temp := &cleanup{}
 	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() {
 		stop := temp.onInterrupt()
 		defer stop()
@@ -178,29 +183,29 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	}
 	defer s.Close()
 	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+		fmt.Fprintf(stderr, "electsim: warning: %s\n", safe(w))
 	}
 	for _, n := range rf.notes {
-		fmt.Fprintf(stderr, "electsim: note: %s\n", n)
+		fmt.Fprintf(stderr, "electsim: note: %s\n", safe(n))
 	}
 	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
 	if showTimeline {
 		if sc.Title != "" {
-			fmt.Fprintln(stdout, p.Bold(sc.Title)+p.Dim(" — "+sc.Name))
+			fmt.Fprintln(stdout, p.Bold(safe(sc.Title))+p.Dim(" — "+safe(sc.Name)))
 		}
 		fmt.Fprintln(stdout, p.Bold("electsim · "+describe(cfg)))
 		fmt.Fprintln(stdout)
 		tl.header()
 	}
 	var writeErr error
-	var step func(sim.StepResult) // nil: nothing to show step by step, so the run goes in bulk
+	var step func(sim.StepResult) bool // nil: nothing to show step by step, so the run goes in bulk
 	if cfg.Trace {
-		step = func(r sim.StepResult) {
+		step = func(r sim.StepResult) bool {
 			if showTimeline {
 				tl.step(r)
 			}
-			if dg != nil {
-				dg.add(r.Records)
+			if dg != nil && !dg.add(r.Records) {
+				return false // too much to draw: the run stops here, and says so
 			}
 			if trace != nil && writeErr == nil {
 				for i := range r.Records {
@@ -208,16 +213,31 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 						break
 					}
 				}
+				if writeErr == nil && traceFile != nil && traceFile.Borrowed() {
+					// The trace goes to stdout with the timeline (--trace /dev/stdout): each
+					// step's records go out whole, after its line.
+					writeErr = trace.Flush()
+				}
 			}
+			return true
 		}
 	}
-	sum, results := scenarios.Play(s, sc.Expects, step)
+	var tick func()
+	if prog != nil {
+		tick = func() { prog.update(s.Now(), s.Steps()) }
+	}
+	sum, results, stopped := play(s, sc.Expects, step, tick)
+	prog.hide()
+	if stopped {
+		tl.flush()
+		return usagef("%s", dg.overflow(s.Now(), cfg.RunFor))
+	}
 	if writeErr != nil {
 		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
 	}
 	tl.flush()
 	if sum.Halted != "" {
-		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), sum.Halted)
+		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), safe(sum.Halted))
 	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {

@@ -181,7 +181,8 @@ func TestSVGWellFormedOneArrowPerMessage(t *testing.T) {
 	}
 }
 
-// Text of every kind is escaped for XML; characters XML cannot hold are left out.
+// Text of every kind is escaped for XML; control characters, which XML cannot hold, are
+// written out ("\x07"), as on the terminal.
 func TestSVGEscapes(t *testing.T) {
 	say := &sim.Action{Op: sim.Say, Text: `<b>& "quoted" 'single' bell` + "\a" + ` → ★ ]]>`}
 	recs := []sim.Record{
@@ -192,7 +193,7 @@ func TestSVGEscapes(t *testing.T) {
 	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 		t.Fatalf("not XML: %v\n%s", err, svg)
 	}
-	for _, want := range []string{"&lt;b&gt;&amp; &quot;quoted&quot; &#39;single&#39; bell → ★ ]]&gt;", "T&amp;C &lt;1&gt;", "a &lt; b &amp; c"} {
+	for _, want := range []string{`&lt;b&gt;&amp; &quot;quoted&quot; &#39;single&#39; bell\x07 → ★ ]]&gt;`, "T&amp;C &lt;1&gt;", "a &lt; b &amp; c"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("no %q in\n%s", want, svg)
 		}
@@ -429,22 +430,42 @@ func TestFilters(t *testing.T) {
 	}
 }
 
-// Records a caller leaves out with Options.Keeps change no diagram.
-func TestKeepsChangesNothing(t *testing.T) {
-	recs, o := play(t, "bully-recovery")
-	o.From, o.To = 400*time.Millisecond, 1210*time.Millisecond
-	var kept []sim.Record
-	for i := range recs {
-		if o.Keeps(&recs[i]) {
-			kept = append(kept, recs[i])
-		}
-	}
-	if len(kept) >= len(recs) {
-		t.Fatalf("kept %d of %d records", len(kept), len(recs))
-	}
-	for _, f := range formats {
-		if render(t, f.write, recs, o) != render(t, f.write, kept, o) {
-			t.Errorf("%s: differs on the records kept", f.ext)
+// The records a Gatherer keeps draw every diagram as the whole run's records do, whatever the
+// window; before its start it keeps only state changes, partitions and heals, and after its
+// end only the arrivals of messages it shows — so a short window of a long run keeps little
+// more than the window.
+func TestGathererChangesNothing(t *testing.T) {
+	for _, name := range scenarios.Bundled() {
+		recs, o := play(t, name)
+		end := recs[len(recs)-1].At
+		windows := [][2]time.Duration{{0, 0}, {end / 3, 0}, {end / 4, end * 3 / 4}, {end / 2, end/2 + time.Millisecond}, {0, end / 2}}
+		for _, w := range windows {
+			o.From, o.To = w[0], w[1]
+			g := export.NewGatherer(o)
+			after := 0
+			for i := range recs {
+				r := &recs[i]
+				if !g.Add(r) {
+					continue
+				}
+				if r.At < o.From && r.Type != sim.RecState && r.Type != sim.RecFault {
+					t.Errorf("%s %v: kept a %s record before the window", name, w, r.Type)
+				}
+				if o.To > 0 && r.At > o.To {
+					after++
+					if r.Type != sim.RecDeliver && r.Type != sim.RecDrop {
+						t.Errorf("%s %v: kept a %s record after the window", name, w, r.Type)
+					}
+				}
+			}
+			if w != windows[0] && g.Len() >= len(recs) {
+				t.Errorf("%s %v: kept %d of %d records", name, w, g.Len(), len(recs))
+			}
+			for _, f := range formats {
+				if render(t, f.write, recs, o) != render(t, f.write, g.Records(), o) {
+					t.Errorf("%s %v: %s differs on the records kept", name, w, f.ext)
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/network"
 	"electsim/sim"
 )
@@ -50,20 +51,6 @@ func (o *Options) ShowsKind(kind string) bool {
 		return slices.Contains(o.Kinds, kind)
 	}
 	return o.Algorithm == nil || !o.Algorithm.IsRoutine(kind)
-}
-
-// Keeps reports whether a diagram drawn with o may need r, to show it or to show another
-// record right. A caller that gathers a long run's records for a diagram may leave the others
-// out: messages of hidden kinds, and whatever happens after To except arrivals.
-func (o *Options) Keeps(r *sim.Record) bool {
-	if o.To > 0 && r.At > o.To && r.Type != sim.RecDeliver && r.Type != sim.RecDrop {
-		return false
-	}
-	switch r.Type {
-	case sim.RecSend, sim.RecDeliver, sim.RecDrop:
-		return o.ShowsKind(r.Msg.Kind)
-	}
-	return true
 }
 
 // inWindow reports whether t is within [From, To].
@@ -141,17 +128,7 @@ func newView(recs []sim.Record, o *Options) *dgView {
 			}
 			k := keyOf(r.Msg)
 			q := pending[k]
-			best := -1
-			for j, m := range q {
-				due := recs[m.send].DeliverAt
-				if due == r.At {
-					best = j
-					break
-				}
-				if due < r.At && best < 0 {
-					best = j
-				}
-			}
+			best := pickSend(len(q), func(j int) time.Duration { return recs[q[j].send].DeliverAt }, r.At)
 			if best < 0 {
 				continue // its send is not in the records
 			}
@@ -219,6 +196,23 @@ func newView(recs []sim.Record, o *Options) *dgView {
 		}
 	}
 	return v
+}
+
+// pickSend returns which of n pending sends of one link and content an arrival at time at
+// ends: the first due exactly then, else the first due before then (held by a pause, say);
+// -1 when none is due by then. due gives each one's due time, in the order they were sent.
+func pickSend(n int, due func(int) time.Duration, at time.Duration) int {
+	best := -1
+	for j := range n {
+		d := due(j)
+		if d == at {
+			return j
+		}
+		if d < at && best < 0 {
+			best = j
+		}
+	}
+	return best
 }
 
 // recordNodes lists the nodes a record names.
@@ -291,3 +285,8 @@ func oneLine(s string) string {
 		return r
 	}, s)
 }
+
+// clean makes text from a file (a title, narration) or a node's note fit for a one-line
+// diagram label and safe to show: line breaks become spaces, and control characters,
+// bidirectional controls and bytes that are not UTF-8 are written out (safetext.Escape).
+func clean(s string) string { return safetext.Escape(oneLine(s)) }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,16 +31,16 @@ import (
 // after 0 (o.From) opens with a note saying where every node stands then.
 func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 	v := newView(recs, &o)
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	b.WriteString("sequenceDiagram\n")
 	if o.Title != "" {
-		fmt.Fprintf(&b, "    title %s\n", mmEsc(o.Title))
+		fmt.Fprintf(b, "    title %s\n", mmEsc(o.Title))
 	}
 	if o.Caption != "" {
-		fmt.Fprintf(&b, "    %%%% %s\n", strings.ReplaceAll(oneLine(o.Caption), "%%", "%"))
+		fmt.Fprintf(b, "    %%%% %s\n", strings.ReplaceAll(clean(o.Caption), "%%", "%"))
 	}
 	for _, id := range v.ids {
-		fmt.Fprintf(&b, "    participant %s as %d\n", mmID(id), id)
+		fmt.Fprintf(b, "    participant %s as %d\n", mmID(id), id)
 	}
 	all := ""
 	if len(v.ids) > 0 {
@@ -60,7 +61,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		}
 		b.WriteString("    rect rgba(254, 202, 202, 0.35)\n")
 		if a != nil {
-			fmt.Fprintf(&b, "        Note over %s: %s\n", all, mmEsc("partition in force: "+a.String()))
+			fmt.Fprintf(b, "        Note over %s: %s\n", all, mmEsc("partition in force: "+a.String()))
 		}
 		inRect, indent = true, "        "
 	}
@@ -92,7 +93,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		for i := range lines {
 			lines[i] = mmEsc(lines[i])
 		}
-		fmt.Fprintf(&b, "    Note over %s: %s\n", all, strings.Join(lines, "<br/>"))
+		fmt.Fprintf(b, "    Note over %s: %s\n", all, strings.Join(lines, "<br/>"))
 	}
 	if v.partition != nil && all != "" {
 		openRect(v.partition)
@@ -102,13 +103,13 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		if !known[msg.From] || !known[msg.To] {
 			return
 		}
-		fmt.Fprintf(&b, "%s%s%s%s: %s\n", indent, mmID(msg.From), kind, mmID(msg.To), mmEsc(msg.Label()+suffix))
+		fmt.Fprintf(b, "%s%s%s%s: %s\n", indent, mmID(msg.From), kind, mmID(msg.To), mmEsc(msg.Label()+suffix))
 	}
 	note := func(over, text string) {
 		if over == "" {
 			return
 		}
-		fmt.Fprintf(&b, "%sNote over %s: %s\n", indent, over, mmWrap(text, 60))
+		fmt.Fprintf(b, "%sNote over %s: %s\n", indent, over, mmWrap(text, 60))
 	}
 
 	items := v.items
@@ -202,8 +203,7 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 		}
 	}
 	closeRect()
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // mmID is a node's participant id.
@@ -242,10 +242,11 @@ func mmWrap(s string, width int) string {
 }
 
 // mmEsc escapes text for a Mermaid label or note: the characters that end a statement or
-// start an entity, a comment or a tag become Mermaid's entity codes; line breaks become spaces.
+// start an entity, a comment or a tag become Mermaid's entity codes; line breaks become spaces;
+// control characters and bidirectional controls are written out (clean).
 func mmEsc(s string) string {
 	var b strings.Builder
-	for _, r := range oneLine(s) {
+	for _, r := range clean(s) {
 		switch r {
 		case ';':
 			b.WriteString("#59;")
@@ -261,12 +262,8 @@ func mmEsc(s string) string {
 			b.WriteString("#38;")
 		case '%':
 			b.WriteString("#37;")
-		case '\t':
-			b.WriteByte(' ')
 		default:
-			if r >= 0x20 && r != 0x7f {
-				b.WriteRune(r)
-			}
+			b.WriteRune(r)
 		}
 	}
 	return strings.TrimSpace(b.String())

@@ -1,9 +1,11 @@
 package export
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
-	"strings"
 
 	"electsim/algo"
 	"electsim/sim"
@@ -55,26 +57,47 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 	}
 	scenario := len(hosts)
 	hosts = append(hosts, ShiVizScenario)
-	clocks := make([][]int, len(hosts))
-	for i := range clocks {
-		clocks[i] = make([]int, len(hosts))
+	if err := ShiVizFits(len(v.ids)); err != nil {
+		return err
 	}
-	sent := map[*dgMsg][]int{} // the clock of each send event
+	entries := int64(len(hosts)) * int64(len(hosts)) // held or written so far
+	clocks := make([][]int32, len(hosts))
+	for i := range clocks {
+		clocks[i] = make([]int32, len(hosts))
+	}
+	// A send's clock is its host's at the send: the host's clock as of its last receive (a
+	// copy shared by every send since, made at the first of them) with the host's own entry
+	// counted on. Sends between two receives share one copy, so a node that broadcasts keeps
+	// one copy, not one a message.
+	type sendClock struct {
+		base []int32
+		host int
+		own  int32
+	}
+	snapshot := make([][]int32, len(hosts)) // each host's copy since its last receive, if made
+	sent := map[*dgMsg]sendClock{}          // the messages on their way
+	overBudget := false
 
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	b.WriteString(ShiVizRegexp + "\n\n")
-	event := func(h int, at string, text, note string, merge []int) []int {
+	event := func(h int, at string, text, note string, merge *sendClock) []int32 {
 		c := clocks[h]
-		for i, x := range merge {
-			c[i] = max(c[i], x)
+		if merge != nil {
+			for i, x := range merge.base {
+				if i == merge.host {
+					x = merge.own
+				}
+				c[i] = max(c[i], x)
+			}
+			snapshot[h] = nil
 		}
 		c[h]++
 		b.WriteString(at)
 		b.WriteString("ms ")
-		b.WriteString(oneLine(text))
+		b.WriteString(clean(text))
 		if note != "" {
 			b.WriteString(" · ")
-			b.WriteString(oneLine(note))
+			b.WriteString(clean(note))
 		}
 		b.WriteString("\n")
 		b.WriteString(hosts[h])
@@ -90,10 +113,19 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 			first = false
 			b.WriteString(strconv.Quote(hosts[i]))
 			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(x))
+			b.WriteString(strconv.Itoa(int(x)))
+			entries++
 		}
 		b.WriteString("}\n")
+		overBudget = overBudget || entries > ShiVizMaxEntries
 		return c
+	}
+	send := func(h int) sendClock {
+		if snapshot[h] == nil {
+			snapshot[h] = slices.Clone(clocks[h])
+			entries += int64(len(hosts))
+		}
+		return sendClock{base: snapshot[h], host: h, own: clocks[h][h]}
 	}
 	host := func(id algo.ID) (int, bool) {
 		h, ok := index[id]
@@ -122,11 +154,19 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 				e := &recs[m.end]
 				text += " (lost on arrival at " + fmtMS(e.At) + "ms: " + e.Reason.String() + ")"
 			}
-			c := event(h, at, text, r.Note, nil)
-			sent[it.msg] = append([]int(nil), c...)
+			event(h, at, text, r.Note, nil)
+			if m := it.msg; !m.lostAtSend(recs) && m.end >= 0 && recs[m.end].Type == sim.RecDeliver {
+				sent[m] = send(h) // only a delivery merges it
+			}
 		case sim.RecDeliver:
 			if h, ok := host(r.Msg.To); ok {
-				event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, sent[it.msg])
+				sc, ok := sent[it.msg]
+				var merge *sendClock
+				if ok {
+					merge = &sc
+				}
+				delete(sent, it.msg)
+				event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, merge)
 			}
 		case sim.RecDrop:
 			if h, ok := host(r.Msg.To); ok {
@@ -156,7 +196,39 @@ func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 		case sim.RecBreak:
 			event(scenario, at, "break: stop here and ask the class", "", nil)
 		}
+		if overBudget {
+			return shivizTooBig(len(v.ids))
+		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
+}
+
+// ShiVizMaxEntries bounds a ShiViz log: the vector-clock entries it writes and holds, some 10
+// bytes each in the file — 200 MB or so, far more than ShiViz itself can show.
+const ShiVizMaxEntries = 20_000_000
+
+// ShiVizFits returns an error, saying why, when a ShiViz log of a run among nodes is bound to
+// go over ShiVizMaxEntries: when their clocks alone would, a clock of every host (the nodes
+// and the scenario) for each. A caller can ask before the run.
+func ShiVizFits(nodes int) error {
+	if shivizClocks(nodes) > ShiVizMaxEntries {
+		return shivizTooBig(nodes)
+	}
+	return nil
+}
+
+func shivizClocks(nodes int) int64 { return int64(nodes+1) * int64(nodes+1) }
+
+// shivizTooBig is ShiViz's error for a log over its budget.
+func shivizTooBig(nodes int) error {
+	if shivizClocks(nodes) > ShiVizMaxEntries {
+		most := 1
+		for shivizClocks(most+1) <= ShiVizMaxEntries {
+			most++
+		}
+		return fmt.Errorf("a ShiViz log of %d nodes keeps a vector clock of %d entries for each of them, more than the %d entries a log may hold: it can show at most %d nodes (ShiViz itself shows a few dozen well)",
+			nodes, nodes+1, ShiVizMaxEntries, most)
+	}
+	return fmt.Errorf("the ShiViz log would hold more than %d vector-clock entries, some %d MB: show less of the run — a part of it (--from, --to) or fewer message kinds (--kinds)",
+		ShiVizMaxEntries, ShiVizMaxEntries*10>>20)
 }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -21,7 +22,9 @@ import (
 //     time in ms; steps at one instant sit one under the other, and quiet stretches between
 //     instants are shortened (and marked ≈ on the time axis), so the axis is not to scale.
 //   - A message is an arrow from its send to its delivery, labelled near its head with its
-//     kind (and value, term, flag): "ELECTION(5) t2". A message lost on arrival ends in a red ✗
+//     kind (and value, term, flag): "ELECTION(5) t2" — or, where that label would cover
+//     another, further back along the arrow or beside it (no label covers another, but for
+//     those of messages in flight at the very end). A message lost on arrival ends in a red ✗
 //     at the receiver, with the reason; one lost at send is a short red stub ending in ✗, with
 //     the receiver and the reason; one still in flight at the end runs dashed off the bottom.
 //     Every arrow is one element of class "msg" (with "delivered", "lost" or "inflight").
@@ -30,8 +33,11 @@ import (
 //     purple while paused); each state change is marked with the status's glyph (★ ◆ ● ✗ ‖)
 //     and labelled.
 //   - Narration (say), faults and breaks are written in a column on the right, at their row; a
-//     break is also a dashed line across; partitions are shaded bands from partition to heal.
-//   - A timer shown is a small grey label right of the lifeline, above its row.
+//     break is also a dashed line across. A partition is a band from partition to heal, each
+//     side shaded its own way behind its nodes' lifelines, with a dashed wall where two sides
+//     meet.
+//   - A timer shown is a small grey label right of the lifeline, above its row (or, where that
+//     is taken, left of it or below).
 //
 // Fonts are the system's sans-serif and monospace stacks; nothing outside the file is used.
 // Moving the pointer over an arrow or a mark in a browser shows its details and the node's
@@ -39,10 +45,9 @@ import (
 func SVG(w io.Writer, recs []sim.Record, o Options) error {
 	v := newView(recs, &o)
 	d := newSVGLayout(v)
-	var b strings.Builder
-	d.write(&b)
-	_, err := io.WriteString(w, b.String())
-	return err
+	b := bufio.NewWriter(w)
+	d.write(b)
+	return b.Flush()
 }
 
 // Geometry of the SVG, in pixels.
@@ -72,7 +77,6 @@ const (
 	colLost     = "#dc2626"
 	colRoutine  = "#94a3b8"
 	colUnknown  = "#475569"
-	colBand     = "#fde2e2"
 )
 
 // kindColours colour message kinds by their place in the algorithm's list.
@@ -125,6 +129,7 @@ type svgLayout struct {
 	notesX  float64
 	legendY float64
 	legend  [][]legendEntry
+	labels  *labels
 }
 
 type legendEntry struct {
@@ -199,6 +204,7 @@ func newSVGLayout(v *dgView) *svgLayout {
 	}
 	d.bottom = y + 14
 	d.height = d.bottom + svgHeaderH + 8 + svgMarginBott
+	d.placeLabels()
 	return d
 }
 
@@ -314,7 +320,7 @@ func (d *svgLayout) legendLines() [][]legendEntry {
 		all = append(all, legendEntry{kind: "msg", colour: d.kindColour(k), text: k})
 	}
 	all = append(all, legendEntry{kind: "lost", colour: colLost, text: "lost"})
-	all = append(all, legendEntry{kind: "band", colour: colBand, text: "partition"})
+	all = append(all, legendEntry{kind: "band", text: "partition: a shade a side"})
 	var lines [][]legendEntry
 	var line []legendEntry
 	x := 0.0
@@ -346,7 +352,7 @@ const (
 	svgMono = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', 'DejaVu Sans Mono', monospace`
 )
 
-func (d *svgLayout) write(b *strings.Builder) {
+func (d *svgLayout) write(b *bufio.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	o := d.v.o
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="12" fill="%s">`+"\n",
@@ -384,7 +390,7 @@ func (d *svgLayout) write(b *strings.Builder) {
 
 	left, right := svgAxisW, svgAxisW+d.colW*float64(len(d.v.ids))
 	// Partition bands, behind everything.
-	d.writeBands(b, left, right)
+	d.writeBands(b)
 	// Breaks: a dashed line across.
 	for _, row := range d.rows {
 		if row.noteKind == "break" {
@@ -420,18 +426,19 @@ func (d *svgLayout) write(b *strings.Builder) {
 			r := &d.v.recs[it.i]
 			switch r.Type {
 			case sim.RecState:
-				d.writeState(b, row, r)
+				d.writeState(b, row, r, d.labels.state[it.i])
 			case sim.RecTimer:
 				x, ok := d.colX[r.Node]
 				if !ok {
 					continue
 				}
+				_ = x
 				tip := fmt.Sprintf("%s ms · node %d · timer %s", fmtMS(r.At), r.Node, r.Timer)
 				if r.Note != "" {
 					tip += " · " + r.Note
 				}
-				p(`<text x="%s" y="%s" font-size="10" font-style="italic" class="muted halo"><title>%s</title>%s</text>`+"\n",
-					f(x+10), f(row.y-5), esc(tip), esc("timer "+r.Timer))
+				p(`<text %s font-size="10" font-style="italic" class="muted halo"><title>%s</title>%s</text>`+"\n",
+					d.labels.state[it.i].attrs(), esc(tip), esc("timer "+r.Timer))
 			}
 		}
 		d.writeNote(b, row)
@@ -445,7 +452,7 @@ func (d *svgLayout) write(b *strings.Builder) {
 }
 
 // writeDefs writes the arrowheads, one per colour used.
-func (d *svgLayout) writeDefs(b *strings.Builder) {
+func (d *svgLayout) writeDefs(b *bufio.Writer) {
 	var colours []string
 	for _, m := range d.v.msgs {
 		c := d.kindColour(d.v.recs[m.send].Msg.Kind)
@@ -468,7 +475,7 @@ func (d *svgLayout) writeDefs(b *strings.Builder) {
 
 func markerID(colour string) string { return "head-" + strings.TrimPrefix(colour, "#") }
 
-func (d *svgLayout) writeLegend(b *strings.Builder) {
+func (d *svgLayout) writeLegend(b *bufio.Writer) {
 	for li, line := range d.legend {
 		y := d.legendY + float64(li)*18
 		x := 16.0
@@ -491,8 +498,10 @@ func (d *svgLayout) writeLegend(b *strings.Builder) {
 				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" class="lost" stroke-width="1.4"/>`, f(x), f(y-4), f(x+20), f(y-4))
 				fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-weight="bold" font-size="13" text-anchor="middle">✗</text>`, f(x+22), f(y+0.5), colLost)
 				fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11">%s</text>`+"\n", f(x+30), f(y), esc(e.text))
-			case "band":
-				fmt.Fprintf(b, `<rect x="%s" y="%s" width="24" height="12" fill="%s"/>`, f(x), f(y-10), e.colour)
+			case "band": // a shade for each side
+				fmt.Fprintf(b, `<rect x="%s" y="%s" width="12" height="12" fill="%s"/><rect x="%s" y="%s" width="12" height="12" fill="%s"/>`,
+					f(x), f(y-10), bandColours[0], f(x+12), f(y-10), bandColours[1])
+				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="3 2"/>`, f(x+12), f(y-10), f(x+12), f(y+2), colNetFault)
 				fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11">%s</text>`+"\n", f(x+30), f(y), esc(e.text))
 			}
 			x += e.width
@@ -500,45 +509,7 @@ func (d *svgLayout) writeLegend(b *strings.Builder) {
 	}
 }
 
-func (d *svgLayout) writeBands(b *strings.Builder, left, right float64) {
-	type band struct {
-		y0, y1 float64
-		a      *sim.Action
-	}
-	var bands []band
-	open := d.v.partition
-	y0 := d.top
-	closeAt := func(y float64) {
-		if open != nil {
-			bands = append(bands, band{y0, y, open})
-		}
-		open = nil
-	}
-	for _, row := range d.rows {
-		for _, it := range row.items {
-			r := &d.v.recs[it.i]
-			if r.Type != sim.RecFault {
-				continue
-			}
-			switch {
-			case r.Action.Op == sim.Partition:
-				closeAt(row.y)
-				open, y0 = r.Action, row.y
-			case r.Action.Op == sim.Heal && r.Action.Link == nil:
-				closeAt(row.y)
-			}
-		}
-	}
-	closeAt(d.bottom)
-	for _, bd := range bands {
-		fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.75"><title>%s</title></rect>`+"\n",
-			f(left), f(bd.y0), f(right-left), f(bd.y1-bd.y0), colBand, esc(bd.a.String()))
-		fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-size="10" class="halo">%s</text>`+"\n",
-			f(left+4), f(bd.y0+11), colNetFault, esc(bd.a.String()))
-	}
-}
-
-func (d *svgLayout) writeLifelines(b *strings.Builder) {
+func (d *svgLayout) writeLifelines(b *bufio.Writer) {
 	for _, id := range d.v.ids {
 		x := d.colX[id]
 		st, _ := d.v.statusAt(id)
@@ -568,8 +539,9 @@ func (d *svgLayout) writeLifelines(b *strings.Builder) {
 	}
 }
 
-// writeMessage draws one message: one element of class msg, and its label.
-func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
+// writeMessage draws one message: one element of class msg, and its label where placeLabels
+// put it.
+func (d *svgLayout) writeMessage(b *bufio.Writer, m *dgMsg) {
 	recs := d.v.recs
 	s := &recs[m.send]
 	xs, ok1 := d.colX[s.Msg.From]
@@ -580,34 +552,17 @@ func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
 	ys := d.rowOf[m.send].y
 	colour := d.kindColour(s.Msg.Kind)
 	label := s.Msg.Label()
-	dir := 1.0
-	if xr < xs {
-		dir = -1
-	}
+	spot := d.labels.msg[m]
 	tip := fmt.Sprintf("%d → %d · %s sent at %s ms", s.Msg.From, s.Msg.To, label, fmtMS(s.At))
 	switch {
 	case m.lostAtSend(recs):
-		// A short stub toward the receiver, ending in ✗; stubs of one step fan out downward.
-		i := 0
-		for _, it := range d.rowOf[m.send].items {
-			if it.i == m.send {
-				break
-			}
-			if it.msg != nil && it.i == it.msg.send && it.msg.lostAtSend(recs) {
-				i++
-			}
-		}
-		xe := xs + dir*d.colW*0.45
-		ye := ys + svgStubTop + svgStubStep*float64(i)
+		// A short stub toward the receiver, ending in ✗.
+		end := d.labels.stub[m]
 		tip += " · lost at once: " + s.Reason.String()
-		fmt.Fprintf(b, `<path class="msg lost" d="M%s %sL%s %s"><title>%s</title></path>`+"\n", f(xs), f(ys), f(xe), f(ye), esc(tip))
-		d.cross(b, xe, ye)
-		anchor := "start"
-		if dir < 0 {
-			anchor = "end"
-		}
-		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="%s" class="lbl halo" fill="%s">%s→%d ✗ %s</text>`+"\n",
-			f(xe+dir*8), f(ye+4), anchor, colLost, esc(label), s.Msg.To, esc(s.Reason.String()))
+		fmt.Fprintf(b, `<path class="msg lost" d="M%s %sL%s %s"><title>%s</title></path>`+"\n", f(xs), f(ys), f(end[0]), f(end[1]), esc(tip))
+		d.cross(b, end[0], end[1])
+		fmt.Fprintf(b, `<text %s class="lbl halo" fill="%s">%s→%d ✗ %s</text>`+"\n",
+			spot.attrs(), colLost, esc(label), s.Msg.To, esc(s.Reason.String()))
 	case m.end >= 0:
 		e := &recs[m.end]
 		ye := d.rowOf[m.end].y
@@ -615,7 +570,7 @@ func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
 			tip += fmt.Sprintf(" · lost on arrival at %s ms: %s", fmtMS(e.At), e.Reason.String())
 			fmt.Fprintf(b, `<path class="msg lost" d="M%s %sL%s %s"><title>%s</title></path>`+"\n", f(xs), f(ys), f(xr), f(ye), esc(tip))
 			d.cross(b, xr, ye)
-			d.label(b, xs, ys, xr, ye, label+" ✗ "+e.Reason.String(), colLost)
+			d.writeLabel(b, spot, label+" ✗ "+e.Reason.String(), colLost)
 			return
 		}
 		tip += fmt.Sprintf(" · delivered at %s ms", fmtMS(e.At))
@@ -625,57 +580,33 @@ func (d *svgLayout) writeMessage(b *strings.Builder, m *dgMsg) {
 		if s.Msg.From == s.Msg.To {
 			fmt.Fprintf(b, `<path class="msg delivered" d="M%s %sC%s %s %s %s %s %s" stroke="%s" marker-end="url(#%s)"><title>%s</title></path>`+"\n",
 				f(xs), f(ys), f(xs+40), f(ys), f(xs+40), f(ye), f(xs+1), f(ye), colour, markerID(colour), esc(tip))
-			fmt.Fprintf(b, `<text x="%s" y="%s" class="lbl halo" fill="%s">%s</text>`+"\n", f(xs+44), f((ys+ye)/2+4), colour, esc(label))
+			d.writeLabel(b, spot, label, colour)
 			return
 		}
 		fmt.Fprintf(b, `<path class="msg delivered" d="M%s %sL%s %s" stroke="%s" marker-end="url(#%s)"><title>%s</title></path>`+"\n",
-			f(xs), f(ys), f(xr-dir*1.5), f(ye), colour, markerID(colour), esc(tip))
-		d.label(b, xs, ys, xr, ye, label, colour)
+			f(xs), f(ys), f(xr-d.dir(s.Msg)*1.5), f(ye), colour, markerID(colour), esc(tip))
+		d.writeLabel(b, spot, label, colour)
 	default:
 		// Still in flight when the records end: dashed, off the bottom.
 		tip += fmt.Sprintf(" · due at %s ms, after the end", fmtMS(s.DeliverAt))
 		fmt.Fprintf(b, `<path class="msg inflight" d="M%s %sL%s %s" stroke="%s" marker-end="url(#%s)"><title>%s</title></path>`+"\n",
 			f(xs), f(ys), f(xr), f(d.bottom), colour, markerID(colour), esc(tip))
-		d.label(b, xs, ys, xr, d.bottom, label+" (in flight)", colour)
+		d.writeLabel(b, spot, label+" (in flight)", colour)
 	}
 }
 
-// label writes a message's label near the head of its arrow, from (xs, ys) to (xe, ye): along
-// the arrow, just above it, when the arrow is shallow enough to read so; beside the head
-// otherwise.
-func (d *svgLayout) label(b *strings.Builder, xs, ys, xe, ye float64, text, colour string) {
-	dx, dy := xe-xs, ye-ys
-	dist := math.Hypot(dx, dy)
-	angle := math.Atan2(dy, dx) * 180 / math.Pi
-	anchor := "end"
-	if dx < 0 {
-		angle -= 180
-		anchor = "start"
-	}
-	if angle < -180 {
-		angle += 360
-	}
-	if dist > 0 && math.Abs(angle) <= 20 {
-		px, py := xe-dx/dist*13, ye-dy/dist*13
-		fmt.Fprintf(b, `<text x="%s" y="%s" transform="rotate(%s %s %s)" text-anchor="%s" class="lbl halo" fill="%s">%s</text>`+"\n",
-			f(px), f(py-3.5), f(angle), f(px), f(py), anchor, colour, esc(text))
-		return
-	}
-	dir := 1.0
-	if dx < 0 {
-		dir = -1
-	}
-	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="%s" class="lbl halo" fill="%s">%s</text>`+"\n",
-		f(xe-dir*11), f(ye-5), anchor, colour, esc(text))
+// writeLabel writes a message's label at its spot.
+func (d *svgLayout) writeLabel(b *bufio.Writer, spot labelSpot, text, colour string) {
+	fmt.Fprintf(b, `<text %s class="lbl halo" fill="%s">%s</text>`+"\n", spot.attrs(), colour, esc(text))
 }
 
 // cross draws a red ✗ centred at x, y.
-func (d *svgLayout) cross(b *strings.Builder, x, y float64) {
+func (d *svgLayout) cross(b *bufio.Writer, x, y float64) {
 	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" font-size="14" font-weight="bold" fill="%s" class="halo">✗</text>`+"\n",
 		f(x), f(y+5), colLost)
 }
 
-func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
+func (d *svgLayout) writeState(b *bufio.Writer, row *svgRow, r *sim.Record, spot labelSpot) {
 	x, ok := d.colX[r.Node]
 	if !ok {
 		return
@@ -694,16 +625,21 @@ func (d *svgLayout) writeState(b *strings.Builder, row *svgRow, r *sim.Record) {
 	fmt.Fprintf(b, `<g><title>%s</title><circle cx="%s" cy="%s" r="7.5" fill="#ffffff" stroke="%s" stroke-width="1.5"/>`+
 		`<text x="%s" y="%s" text-anchor="middle" font-size="11" font-weight="bold" fill="%s">%s</text></g>`+"\n",
 		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, StatusGlyph(r.New))
-	text := strings.TrimPrefix(statusText(r, d.v.o.Algorithm), StatusGlyph(r.New)+" ")
+	text := d.stateLabel(r)
 	colour := st.colour
 	if r.New == sim.Follower {
 		colour = "#6b7280" // the lifeline's grey is too light for text
 	}
-	fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11" font-weight="bold" fill="%s" class="halo">%s</text>`+"\n",
-		f(x+10), f(row.y+16), colour, esc(text))
+	fmt.Fprintf(b, `<text %s font-size="11" font-weight="bold" fill="%s" class="halo">%s</text>`+"\n",
+		spot.attrs(), colour, esc(text))
 }
 
-func (d *svgLayout) writeNote(b *strings.Builder, row *svgRow) {
+// stateLabel is the label of a state change beside its mark: "leader", "follower of 5".
+func (d *svgLayout) stateLabel(r *sim.Record) string {
+	return strings.TrimPrefix(statusText(r, d.v.o.Algorithm), StatusGlyph(r.New)+" ")
+}
+
+func (d *svgLayout) writeNote(b *bufio.Writer, row *svgRow) {
 	if len(row.note) == 0 {
 		return
 	}
@@ -731,7 +667,7 @@ func (d *svgLayout) writeNote(b *strings.Builder, row *svgRow) {
 	b.WriteString("</text>\n")
 }
 
-func (d *svgLayout) writeHeaders(b *strings.Builder, y float64) {
+func (d *svgLayout) writeHeaders(b *bufio.Writer, y float64) {
 	for _, id := range d.v.ids {
 		x := d.colX[id]
 		label := strconv.Itoa(int(id))
@@ -743,10 +679,12 @@ func (d *svgLayout) writeHeaders(b *strings.Builder, y float64) {
 	}
 }
 
-// esc escapes text for XML, and leaves out what XML cannot hold (most control characters).
+// esc escapes text for XML. Line breaks become spaces; the characters XML cannot hold (most
+// control characters) and those a page could act on (bidirectional controls) are written out
+// as safetext.Escape writes them, as on the terminal: "\x1b", "\u202e".
 func esc(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range clean(s) {
 		switch {
 		case r == '&':
 			b.WriteString("&amp;")
@@ -758,10 +696,8 @@ func esc(s string) string {
 			b.WriteString("&quot;")
 		case r == '\'':
 			b.WriteString("&#39;")
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0xFFFE || r == 0xFFFF || r >= 0xD800 && r <= 0xDFFF:
-			// not allowed in XML 1.0
+		case r == 0xFFFE || r == 0xFFFF:
+			fmt.Fprintf(&b, `\u%04x`, r) // not allowed in XML 1.0
 		default:
 			b.WriteRune(r)
 		}
