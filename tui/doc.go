@@ -12,6 +12,10 @@
 // after stepping back before actions taken later, asks y or n first; so does saving over a
 // file. An action that would change nothing is refused, not recorded.
 //
+// No key is lost: keys that arrive together — a paste, a slow link — come as one message holding
+// several, and each is handled as its own key, in order; once one opens the input line, the rest
+// are its text, and a paste into the open line is always text.
+//
 // Playback never starves the keys: one tick is in flight at a time, and a tick steps for at
 // most a few milliseconds of wall time, whatever the speed; a frame draws only the rows that
 // show, from an index of the log's rows kept up to date step by step.

@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -93,7 +91,8 @@ type Model struct {
 	filter        filter
 	message       string
 	messageErr    bool
-	failed        any // what Update or View panicked with: the program quits and Err says it
+	failed        any  // what Update or View panicked with: the program quits and Err says it
+	quitting      bool // a key quit: the keys that came with it are not handled
 
 	// The event log: rows are the indices in ss.steps of the steps the filter shows, built as
 	// steps come (rowsN of them so far, for the session's generation rowsGen). cursor is the
@@ -209,24 +208,93 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		switch {
-		case m.tooSmall():
-			// Nothing shows but the size: only what needs no screen works.
-			if key.Matches(msg, m.keys.Quit) {
-				m.playing = false
-				return m, tea.Quit
-			}
-			return m, nil
-		case m.ask != nil:
-			return m, m.answer(msg)
-		case m.mode != inputNone:
-			return m, m.updateInput(msg)
-		case m.overlay != overlayNone:
-			return m, m.updateOverlay(msg)
-		}
-		return m, m.updateKey(msg)
+		return m, m.keyMsg(msg)
 	}
 	return m, nil
+}
+
+// keyMsg handles what the terminal sent as one key message. Keys that arrive together — a
+// paste, a slow link, tmux send-keys 'lllll' — come as one message holding several runes:
+// each is a key of its own, handled in order, so that none is lost. Once one of them opens the
+// input line, the rest are its text; and a paste (the terminal marks one) into the open input
+// line is text, never keys. A run of back keys in one message replays the run once.
+func (m *Model) keyMsg(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || len(k.Runes) <= 1 && !k.Paste {
+		return m.oneKey(k)
+	}
+	var cmds []tea.Cmd
+	for rs := k.Runes; len(rs) > 0 && !m.quitting; {
+		if m.typing() {
+			cmds = append(cmds, m.insert(rs, k.Paste))
+			break
+		}
+		one, ok := runeKey(rs[0], k.Alt)
+		if !ok { // a control character in a paste: no key
+			rs = rs[1:]
+			continue
+		}
+		if m.ready() && key.Matches(one, m.keys.Back) {
+			n := 1
+			for n < len(rs) && key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: rs[n : n+1]}, m.keys.Back) {
+				n++
+			}
+			m.back(n)
+			rs = rs[n:]
+			continue
+		}
+		cmds = append(cmds, m.oneKey(one))
+		rs = rs[1:]
+	}
+	return tea.Batch(cmds...)
+}
+
+// runeKey is the key message of one rune, as the terminal sends it when typed alone; ok is
+// false for a control character that is no key the TUI knows.
+func runeKey(r rune, alt bool) (tea.KeyMsg, bool) {
+	switch {
+	case r == ' ':
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}, Alt: alt}, true
+	case r == '\r' || r == '\n':
+		return tea.KeyMsg{Type: tea.KeyEnter, Alt: alt}, true
+	case r == '\t':
+		return tea.KeyMsg{Type: tea.KeyTab, Alt: alt}, true
+	case r < ' ' || r == 0x7f:
+		return tea.KeyMsg{}, false
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt}, true
+}
+
+// typing reports whether a key goes to the input line: it is open, and nothing comes first.
+func (m *Model) typing() bool { return !m.tooSmall() && m.ask == nil && m.mode != inputNone }
+
+// ready reports whether a key goes to the panels: nothing else is open or asking.
+func (m *Model) ready() bool {
+	return !m.tooSmall() && m.ask == nil && m.mode == inputNone && m.overlay == overlayNone
+}
+
+// oneKey handles one key.
+func (m *Model) oneKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case m.tooSmall():
+		// Nothing shows but the size: only what needs no screen works.
+		if key.Matches(k, m.keys.Quit) {
+			return m.quit()
+		}
+		return nil
+	case m.ask != nil:
+		return m.answer(k)
+	case m.mode != inputNone:
+		return m.updateInput(k)
+	case m.overlay != overlayNone:
+		return m.updateOverlay(k)
+	}
+	return m.updateKey(k)
+}
+
+// quit ends the program; keys that came with the one that quit are not handled.
+func (m *Model) quit() tea.Cmd {
+	m.playing, m.quitting = false, true
+	return tea.Quit
 }
 
 // stepOnce runs a step; playback stops at a break and at the end. It reports whether playback
@@ -262,7 +330,7 @@ func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
 		m.ask = nil
 		m.say("nothing done", false)
 	case k.String() == "ctrl+c":
-		return tea.Quit
+		return m.quit()
 	}
 	return nil
 }
@@ -272,7 +340,7 @@ func (m *Model) updateOverlay(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case k.String() == "ctrl+c":
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Quit),
 		m.overlay == overlayHelp && key.Matches(k, keys.Help),
 		m.overlay == overlayHistory && key.Matches(k, keys.History):
@@ -304,8 +372,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Quit):
-		m.playing = false
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Help):
 		m.overlay = overlayHelp
 	case key.Matches(k, keys.History):
@@ -335,13 +402,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 		m.follow()
 		m.stepOnce()
 	case key.Matches(k, keys.Back):
-		m.playing = false
-		m.follow()
-		if len(m.ss.steps) == 0 {
-			m.say("this is the start of the run", false)
-		} else if err := m.ss.back(); err != nil {
-			m.say(err.Error(), true)
-		}
+		m.back(1)
 	case key.Matches(k, keys.Faster):
 		m.speed = min(m.speed+1, len(speeds)-1)
 	case key.Matches(k, keys.Slower):
@@ -411,6 +472,22 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// back goes back n steps, or to the start of the run if it is nearer.
+func (m *Model) back(n int) {
+	m.playing = false
+	m.follow()
+	if n > len(m.ss.steps) {
+		m.say("this is the start of the run", false)
+		n = len(m.ss.steps)
+	}
+	if n == 0 {
+		return
+	}
+	if err := m.ss.back(n); err != nil {
+		m.say(err.Error(), true)
+	}
+}
+
 // moveDown moves the log's selection n rows down; past the newest row, the log follows it.
 func (m *Model) moveDown(n int) {
 	rows := m.syncRows()
@@ -470,123 +547,6 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// startInput opens the input line for mode, with value in it.
-func (m *Model) startInput(mode inputMode, value string) tea.Cmd {
-	m.playing = false
-	m.mode = mode
-	m.inErr = ""
-	m.in.SetValue(value)
-	m.in.CursorEnd()
-	m.sizeInput()
-	return m.in.Focus()
-}
-
-// sizeInput fits the input line to the terminal, after its label.
-func (m *Model) sizeInput() {
-	label, _ := m.inputText()
-	m.in.Width = max(10, m.width-len([]rune(label))-2)
-}
-
-// closeInput closes the input line.
-func (m *Model) closeInput() {
-	m.mode = inputNone
-	m.inErr = ""
-	m.in.Blur()
-}
-
-// updateInput handles a key while the input line is open: enter takes it, esc drops it. A
-// mistake shows at once, whole, and the line stays open to mend it.
-func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyCtrlC:
-		return tea.Quit
-	case tea.KeyEsc:
-		m.closeInput()
-		return nil
-	case tea.KeyEnter:
-		text := strings.TrimSpace(m.in.Value())
-		if err := m.take(text); err != nil {
-			m.inErr = err.Error()
-			return nil
-		}
-		return nil
-	}
-	var cmd tea.Cmd
-	m.in, cmd = m.in.Update(k)
-	return cmd
-}
-
-// take does what the input line asks for, and closes it; or says what is wrong, and leaves it
-// open.
-func (m *Model) take(text string) error {
-	switch m.mode {
-	case inputCommand:
-		if text == "" {
-			m.closeInput()
-			return nil
-		}
-		a, err := scenarios.ParseAction(text, scenarios.NewMembers(m.nodes))
-		if err != nil {
-			return err
-		}
-		m.closeInput()
-		m.act(a)
-	case inputFilter:
-		f, err := parseFilter(text, m.opts.Config.Algorithm, m.nodes)
-		if err != nil {
-			return err
-		}
-		m.closeInput()
-		m.filter = f
-		m.rowsGen = -1 // build the rows again
-		m.follow()
-		if f.text == "" {
-			m.say("filter cleared", false)
-		}
-	case inputSave:
-		if text == "" {
-			m.closeInput()
-			return nil
-		}
-		path := text
-		if !filepath.IsAbs(path) && m.opts.SaveDir != "" {
-			path = filepath.Join(m.opts.SaveDir, path)
-		}
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			m.say(fmt.Sprintf("%s is a folder: give a file name, such as session.scn", path), true)
-			return nil
-		} else if err == nil {
-			m.closeInput()
-			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {
-				m.save(path)
-				return nil
-			}}
-			return nil
-		}
-		if err := m.save(path); err != nil {
-			return err
-		}
-		m.closeInput()
-	}
-	return nil
-}
-
-// save writes the session to path.
-func (m *Model) save(path string) error {
-	name := strings.TrimSuffix(filepath.Base(path), ".scn")
-	sc := m.ss.scenario(name, m.title()+" (a saved session)")
-	from := "a run the flags describe"
-	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		from = m.opts.Scenario.Name
-	}
-	if err := scenarios.WriteFile(path, m.ss.sessionFile(from, sc)); err != nil {
-		m.say(err.Error(), true)
-		return err
-	}
-	m.say(fmt.Sprintf("saved to %s — electsim run %s replays it", path, path), false)
-	return nil
 }
 
 func (m *Model) defaultSaveName() string {

@@ -108,15 +108,11 @@ func (ss *session) step() (logStep, bool) {
 	return ls, true
 }
 
-// back goes back one step: the run is replayed from the start to the step before, with the
-// user's actions where they were taken. The run is deterministic, so the state is exactly the
-// one shown then.
-func (ss *session) back() error {
-	target := len(ss.steps) - 1
-	if target < 0 {
-		return nil
-	}
-	return ss.replayTo(target)
+// back goes back n steps: the run is replayed from the start to that step, with the user's
+// actions where they were taken. The run is deterministic, so the state is exactly the one
+// shown then.
+func (ss *session) back(n int) error {
+	return ss.replayTo(max(0, len(ss.steps)-n))
 }
 
 // replayTo replays the run to step n.

@@ -52,13 +52,16 @@ func keyMsg(k string) tea.KeyMsg {
 		" ": tea.KeySpace, "enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab,
 		"shift+tab": tea.KeyShiftTab, "right": tea.KeyRight, "left": tea.KeyLeft, "pgup": tea.KeyPgUp,
 		"pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd, "ctrl+c": tea.KeyCtrlC,
-		"backspace": tea.KeyBackspace,
+		"backspace": tea.KeyBackspace, "up": tea.KeyUp, "down": tea.KeyDown, "space": tea.KeySpace,
 	}
 	if t, ok := special[k]; ok {
 		if t == tea.KeySpace {
 			return tea.KeyMsg{Type: t, Runes: []rune{' '}}
 		}
 		return tea.KeyMsg{Type: t}
+	}
+	if len([]rune(k)) != 1 {
+		panic(fmt.Sprintf("keyMsg: no key is named %q", k))
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
@@ -1121,5 +1124,116 @@ func TestSaveToAFolder(t *testing.T) {
 	typeText(m, "lessons")
 	if m.ask != nil || !strings.Contains(m.message, "lessons is a folder: give a file name") {
 		t.Fatalf("ask %+v, message %q", m.ask, m.message)
+	}
+}
+
+// burst sends text as a terminal hands over keys that arrive in one write (a paste without
+// bracketed paste, a slow link, tmux send-keys 'lllll'): each run of runes as one message, a
+// space and a carriage return each as their own; and returns the last command.
+func burst(m *Model, text string) tea.Cmd {
+	var cmd tea.Cmd
+	var run []rune
+	flush := func() {
+		if len(run) > 0 {
+			_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: run})
+			run = nil
+		}
+	}
+	for _, r := range text {
+		switch r {
+		case ' ':
+			flush()
+			_, cmd = m.Update(keyMsg(" "))
+		case '\r':
+			flush()
+			_, cmd = m.Update(keyMsg("enter"))
+		default:
+			run = append(run, r)
+		}
+	}
+	flush()
+	return cmd
+}
+
+// Keys that arrive in one message are each a key, in order, in every mode: none is lost.
+func TestKeysInABurst(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	burst(m, "lllll")
+	if len(m.ss.steps) != 5 {
+		t.Fatalf("lllll in one burst: %d steps, want 5", len(m.ss.steps))
+	}
+	burst(m, "]]]]")
+	if m.speed != defaultSpeed+4 {
+		t.Errorf("]]]] in one burst: speed %d, want %d", m.speed, defaultSpeed+4)
+	}
+	burst(m, "[[")
+	if m.speed != defaultSpeed+2 {
+		t.Errorf("[[ in one burst: speed %d, want %d", m.speed, defaultSpeed+2)
+	}
+	// The command line opens, and the rest of the burst is its text.
+	steps(m, 7)
+	burst(m, ":crash 3\r")
+	if m.mode != inputNone || len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 3" || m.ss.view(3).Status != sim.Crashed {
+		t.Fatalf(":crash 3 in one burst: mode %d, line %q, error %q, user %v", m.mode, m.in.Value(), m.inErr, m.ss.user)
+	}
+	// Back keys in a burst go back that many steps, to exactly the state shown then.
+	n := len(m.ss.steps)
+	press(m, "end") // clears the message
+	want := m.View()
+	steps(m, 3)
+	burst(m, "h,h")
+	if len(m.ss.steps) != n || m.View() != want {
+		t.Errorf("h,h in one burst: at step %d, want %d; the screen:\n%s", len(m.ss.steps), n, m.View())
+	}
+	// The filter line.
+	burst(m, "/4 ok\r")
+	if m.mode != inputNone || m.filter.text != "4 ok" {
+		t.Errorf("/4 ok in one burst: mode %d, filter %+v", m.mode, m.filter)
+	}
+	// Help, then the narration from it, then closed; keys after it go to the panels again.
+	burst(m, "?H")
+	if m.overlay != overlayHistory {
+		t.Errorf("?H in one burst: overlay %d, want the narration", m.overlay)
+	}
+	burst(m, "Hl")
+	if m.overlay != overlayNone || len(m.ss.steps) != n+1 {
+		t.Errorf("Hl in one burst: overlay %d, %d steps (want %d)", m.overlay, len(m.ss.steps), n+1)
+	}
+	// A question answered in the burst that asked it.
+	burst(m, "hhh2cy")
+	if len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 2" || m.ask != nil {
+		t.Errorf("hhh2cy in one burst: user %v, question %v", m.ss.user, m.ask)
+	}
+	// q ends the burst: the keys after it are not handled.
+	n = len(m.ss.steps)
+	if cmd := burst(m, "lqll"); cmd == nil || len(m.ss.steps) != n+1 {
+		t.Errorf("lqll in one burst: %d steps (want %d), command %v", len(m.ss.steps), n+1, cmd)
+	}
+	// While the terminal is too small, only q works, in a burst too.
+	m = newModel(t, "bully-boot", nil)
+	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+	if cmd := burst(m, "llc:q"); cmd == nil || cmd() != tea.Quit() || len(m.ss.steps) != 0 || m.mode != inputNone {
+		t.Errorf("llc:q while too small: %d steps, mode %d", len(m.ss.steps), m.mode)
+	}
+}
+
+// A paste into the open input line is its text — line breaks become spaces — never keys; a
+// paste elsewhere is the keys it holds, and once it opens the input line, the rest is text.
+func TestPaste(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	steps(m, 12)
+	press(m, ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("partition 1 2 | 3 4 5\nq"), Paste: true})
+	if m.mode != inputCommand || m.in.Value() != "partition 1 2 | 3 4 5 q" || len(m.ss.user) != 0 {
+		t.Fatalf("a paste into the command line: mode %d, line %q, user %v", m.mode, m.in.Value(), m.ss.user)
+	}
+	press(m, "esc")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l:crash 3"), Paste: true})
+	if len(m.ss.steps) != 13 || m.mode != inputCommand || m.in.Value() != "crash 3" {
+		t.Errorf("a paste of l:crash 3: %d steps, mode %d, line %q", len(m.ss.steps), m.mode, m.in.Value())
+	}
+	press(m, "enter")
+	if m.ss.view(3).Status != sim.Crashed {
+		t.Errorf("the pasted command did not crash node 3: %q", m.message)
 	}
 }

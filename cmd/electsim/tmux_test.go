@@ -10,10 +10,12 @@ import (
 	"time"
 )
 
-// The TUI end to end, in a real terminal: the built binary in tmux at 100×30, stepped; shrunk
-// too small, where keys do nothing; a mistake on the command line shown and mended, crashing the
-// leader; played until a new leader shows; R asked about and declined; quit with q — and the
-// process is gone.
+// The TUI end to end, in a real terminal: the built binary in tmux at 100×30, stepped with keys
+// sent one at a time and in bursts (several keys in one write, as a paste or a slow link
+// delivers them: none may be lost); shrunk too small, where keys do nothing; a mistake on the
+// command line shown and mended; the leader crashed by a command typed in one burst; sped up in
+// a burst and played until a new leader shows; R asked about and declined; quit with q — and
+// the process is gone.
 func TestTUIUnderTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the end-to-end test of the terminal UI needs it")
@@ -61,9 +63,17 @@ func TestTUIUnderTmux(t *testing.T) {
 			time.Sleep(60 * time.Millisecond)
 		}
 	}
+	// burst sends keys in one write: the program reads them together.
+	burst := func(keys string) { tmux("send-keys", "-t", "e2e", "-l", keys) }
 	waitFor("the first screen", func(s string) bool { return strings.Contains(s, "electsim · Bully: the leader crashes") })
 	key("l", "l", "l", "l", "l", "l", "l", "l")
 	waitFor("the boot of node 5", func(s string) bool { return strings.Contains(s, "step 8 ") && strings.Contains(s, "★5") })
+	burst("lllll")
+	waitFor("five steps in one burst", func(s string) bool { return strings.Contains(s, "step 13 ") })
+	burst("hhh")
+	waitFor("three steps back in one burst", func(s string) bool { return strings.Contains(s, "step 10 ") })
+	burst("h,")
+	waitFor("two more steps back in one burst", func(s string) bool { return strings.Contains(s, "step 8 ") && strings.Contains(s, "★5") })
 	// Too small: the screen says so, and keys other than q do nothing until it is larger.
 	tmux("resize-window", "-t", "e2e", "-x", "50", "-y", "12")
 	waitFor("the too-small screen", func(s string) bool { return strings.Contains(s, "terminal too small") })
@@ -80,10 +90,17 @@ func TestTUIUnderTmux(t *testing.T) {
 		return strings.Contains(s, `unknown action "crush"`) && strings.Contains(s, ":crush 5")
 	})
 	key("C-u")
-	key(strings.Split("crash 5", "")...)
+	key(strings.Split("crash 4", "")...)
+	key("Escape")
+	waitFor("the line closed", func(s string) bool { return !strings.Contains(s, ":crash 4") })
+	// The whole command in one burst: the colon opens the line, the rest is its text.
+	burst(":crash 5")
+	waitFor("the command typed in one burst", func(s string) bool { return strings.Contains(s, ":crash 5") })
 	key("Enter")
-	waitFor("node 5 crashed", func(s string) bool { return strings.Contains(s, "✗5") })
-	key("+", "+", "+", "+", "Space")
+	waitFor("node 5 crashed", func(s string) bool { return strings.Contains(s, "✗5") && strings.Contains(s, "crash 5 at") })
+	burst("]]]]")
+	waitFor("four speeds up in one burst", func(s string) bool { return strings.Contains(s, "stopped, 128 steps/s") })
+	key("Space")
 	final := waitFor("a new leader", func(s string) bool { return strings.Contains(s, "★4") })
 	if !strings.Contains(final, "✗5") || strings.Contains(final, "★5") {
 		t.Errorf("node 5 should be crashed, 4 leading:\n%s", final)
