@@ -81,7 +81,7 @@ func (m *Model) take(text string) error {
 			return err
 		}
 		m.closeInput()
-		m.act(a)
+		m.act(a, false)
 	case inputFilter:
 		f, err := parseFilter(text, m.opts.Config.Algorithm, m.nodes)
 		if err != nil {

@@ -416,17 +416,17 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 			m.sel = i
 		}
 	case key.Matches(k, keys.Crash):
-		m.act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Recover):
-		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Pause):
 		op := sim.Pause
 		if m.ss.view(m.nodes[m.sel]).Status == sim.Paused {
 			op = sim.Resume
 		}
-		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}}, true)
 	case key.Matches(k, keys.Elect):
-		m.act(sim.Action{Op: sim.Elect, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Elect, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Command):
 		return m.startInput(inputCommand, "")
 	case key.Matches(k, keys.Filter):
@@ -454,7 +454,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Restart):
 		m.playing = false
 		restart := func() tea.Cmd {
-			m.ss.user = nil
+			m.ss.forgetAll()
 			m.follow()
 			if err := m.ss.restart(); err != nil {
 				m.say(err.Error(), true)
@@ -501,25 +501,27 @@ func (m *Model) moveDown(n int) {
 }
 
 // act takes a user's action, now — after asking, when it would make the run forget actions the
-// user took later before stepping back.
-func (m *Model) act(a sim.Action) {
+// user took later before stepping back. With toggle, a is a pause or a resume, whichever fits
+// the node when it comes.
+func (m *Model) act(a sim.Action, toggle bool) {
 	if lost := m.ss.forgets(); len(lost) > 0 && !m.ss.s.Done() {
 		m.playing = false
 		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
-			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a); return nil }}
+			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }}
 		return
 	}
-	m.doAct(a)
+	m.doAct(a, toggle)
 }
 
-func (m *Model) doAct(a sim.Action) {
-	atBreak, err := m.ss.act(a)
+func (m *Model) doAct(a sim.Action, toggle bool) {
+	atBreak, err := m.ss.act(a, toggle)
 	if err != nil {
 		m.say(err.Error(), true)
 		return
 	}
 	m.follow()
-	at := algo.FormatDuration(m.ss.user[len(m.ss.user)-1].At)
+	a = m.ss.user[len(m.ss.user)-1]
+	at := algo.FormatDuration(a.At)
 	if atBreak {
 		m.playing = false
 		m.say(fmt.Sprintf("%s will happen at %s: a break comes first — n or enter goes on", a, at), false)

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"electsim/algo"
+	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
@@ -1236,4 +1237,64 @@ func TestPaste(t *testing.T) {
 	if m.ss.view(3).Status != sim.Crashed {
 		t.Errorf("the pasted command did not crash node 3: %q", m.message)
 	}
+}
+
+// An action that would change nothing is refused at the start too — before the nodes boot, and
+// with a break on the way — because it is judged where it happens: after the boot, and after
+// the scenario's own actions at the same instant.
+func TestIdleActionsBeforeBoot(t *testing.T) {
+	refused := func(m *Model, keys []string, want string) {
+		t.Helper()
+		n, user := len(m.ss.steps), len(m.ss.user)
+		press(m, keys...)
+		if !m.messageErr || m.message != want || len(m.ss.user) != user || len(m.ss.steps) != n {
+			t.Errorf("%v at step %d: message %q (want %q), user %v, %d steps", keys, n, m.message, want, m.ss.user, len(m.ss.steps))
+		}
+	}
+	taken := func(m *Model, keys []string, want string) {
+		t.Helper()
+		user := len(m.ss.user)
+		press(m, keys...)
+		if m.messageErr || m.message != want || len(m.ss.user) != user+1 {
+			t.Errorf("%v: message %q (want %q), user %v", keys, m.message, want, m.ss.user)
+		}
+	}
+	// The demo: the nodes boot at 0ms, and a break follows.
+	m := newModel(t, "bully-leader-crash", nil)
+	refused(m, []string{"r"}, "recover 1: node 1 is not crashed — nothing done")
+	taken(m, []string{"c"}, "crash 1 will happen at 1ms: a break comes first — n or enter goes on")
+	refused(m, []string{"c"}, "crash 1: node 1 is already crashed — nothing done")
+	refused(m, []string{"e"}, "elect 1: node 1 is crashed and cannot elect — nothing done")
+	taken(m, []string{"r"}, "recover 1 at 1ms")
+	for i := 0; i < 100 && m.ss.s.Now() < 2*ms; i++ {
+		press(m, "right")
+	}
+	var at1 []string
+	for _, ls := range m.ss.steps {
+		if r := ls.recs[0]; r.At == ms {
+			at1 = append(at1, r.Action.String())
+		}
+	}
+	if !slices.Equal(at1, []string{"crash 1", "recover 1"}) {
+		t.Errorf("the steps at 1ms: %q, want crash 1 then recover 1", at1)
+	}
+	// Node 5 is crashed at 0ms by the scenario, before the break.
+	m = newModel(t, "bully-boot", nil)
+	refused(m, []string{"5", "c"}, "crash 5: node 5 is already crashed — nothing done")
+	refused(m, []string{"p"}, "pause 5: node 5 is crashed — nothing done")
+	refused(m, []string{"e"}, "elect 5: node 5 is crashed and cannot elect — nothing done")
+	taken(m, []string{"r"}, "recover 5 will happen at 1ms: a break comes first — n or enter goes on")
+	// A cut, a partition and a pause at 0ms: the command line and p judge them at 1ms.
+	m = newModel(t, "bully-boot", func(c *sim.Config) {
+		c.Actions = append(c.Actions,
+			sim.Action{Op: sim.Cut, Link: &network.Link{From: 1, To: 2}},
+			sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}}},
+			sim.Action{Op: sim.Pause, Nodes: []algo.ID{2}})
+	})
+	command := func(text string) []string { return append(append([]string{":"}, strings.Split(text, "")...), "enter") }
+	refused(m, command("cut 1->2"), "cut 1->2: the link 1->2 is cut already — nothing done")
+	refused(m, command("partition 3 4 5"), "partition 3 4 5: the nodes are split that way already — nothing done")
+	taken(m, []string{"2", "p"}, "resume 2 will happen at 1ms: a break comes first — n or enter goes on")
+	taken(m, command("heal"), "heal at 1ms") // at the break now: none comes first
+	refused(m, command("heal"), "heal: no partition and no cut link to heal — nothing done")
 }

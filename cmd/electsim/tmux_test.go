@@ -66,6 +66,9 @@ func TestTUIUnderTmux(t *testing.T) {
 	// burst sends keys in one write: the program reads them together.
 	burst := func(keys string) { tmux("send-keys", "-t", "e2e", "-l", keys) }
 	waitFor("the first screen", func(s string) bool { return strings.Contains(s, "electsim · Bully: the leader crashes") })
+	// Before the boot, r on node 1 would change nothing: refused, not recorded.
+	key("r")
+	waitFor("r refused", func(s string) bool { return strings.Contains(s, "recover 1: node 1 is not crashed — nothing done") })
 	key("l", "l", "l", "l", "l", "l", "l", "l")
 	waitFor("the boot of node 5", func(s string) bool { return strings.Contains(s, "step 8 ") && strings.Contains(s, "★5") })
 	burst("lllll")
