@@ -16,6 +16,10 @@
 // several, and each is handled as its own key, in order; once one opens the input line, the rest
 // are its text, and a paste into the open line is always text.
 //
+// Text from a file — a scenario's title and narration, its expectations — and names the user
+// gave reach the screen through safetext.Escape: a shared scenario cannot retitle or clear the
+// terminal, nor reorder a line with bidirectional controls.
+//
 // Playback never starves the keys: one tick is in flight at a time, and a tick steps for at
 // most a few milliseconds of wall time, whatever the speed; a frame draws only the rows that
 // show, from an index of the log's rows kept up to date step by step.

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
 
@@ -60,10 +61,18 @@ func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// insert types runes into the input line at its cursor; a paste's line breaks become spaces.
+// insert types runes into the input line at its cursor. A paste's line breaks and tabs become
+// spaces; what else a terminal could act on — an escape sequence, a bidirectional control — is
+// written out (safetext), so that the line shows what it holds.
 func (m *Model) insert(runes []rune, paste bool) tea.Cmd {
+	text := strings.Map(func(r rune) rune {
+		if r == '\r' || r == '\n' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, string(runes))
 	var cmd tea.Cmd
-	m.in, cmd = m.in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes, Paste: paste})
+	m.in, cmd = m.in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(safetext.Escape(text)), Paste: paste})
 	return cmd
 }
 
@@ -128,7 +137,7 @@ func (m *Model) save(path string) error {
 	sc := m.ss.scenario(name, m.title()+" (a saved session)")
 	from := "a run the flags describe"
 	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		from = m.opts.Scenario.Name
+		from = safetext.Escape(m.opts.Scenario.Name) // one comment line, whatever the file is called
 	}
 	if err := scenarios.WriteFile(path, m.ss.sessionFile(from, sc)); err != nil {
 		m.say(err.Error(), true)

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 	"electsim/sim"
 )
@@ -554,7 +555,7 @@ func plural(n int, one, many string) string {
 func (m *Model) defaultSaveName() string {
 	name := "session"
 	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		name = m.opts.Scenario.Name + "-session"
+		name = safetext.Escape(m.opts.Scenario.Name) + "-session"
 	}
 	return name + ".scn"
 }

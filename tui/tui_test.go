@@ -1298,3 +1298,74 @@ func TestIdleActionsBeforeBoot(t *testing.T) {
 	taken(m, command("heal"), "heal at 1ms") // at the break now: none comes first
 	refused(m, command("heal"), "heal: no partition and no cut link to heal — nothing done")
 }
+
+// unsafeOnScreen returns the first character in a screen drawn without colour that a terminal
+// could act on, or that reorders text: a control character other than a line break, or a
+// bidirectional control.
+func unsafeOnScreen(view string) (rune, bool) {
+	for _, r := range view {
+		switch {
+		case r == '\n':
+		case r < 0x20, r >= 0x7f && r <= 0x9f:
+			return r, true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// Text from a file — the title, the narration, the log's say rows, the history, the
+// expectations — and what the user typed or named reaches the screen with its escape sequences
+// and bidirectional controls written out, never acted on by the terminal.
+func TestFileTextIsEscaped(t *testing.T) {
+	const hostile = "\x1b]0;PWNED\x07x \u202eevil\u202c \x1b[2J"
+	const shown = `\x1b]0;PWNED\x07x \u202eevil\u202c \x1b[2J`
+	sc, err := scenarios.LoadBundled("bully-boot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Name = "odd\x1b[31mname"
+	sc.Title = "Title " + hostile
+	cfg := sc.Config()
+	cfg.Engine = sim.Inline
+	cfg.Actions = append([]sim.Action{{Op: sim.Say, Text: "Say " + hostile}}, cfg.Actions...)
+	m, err := New(Options{Scenario: sc, Config: cfg, Output: io.Discard, NoColor: true, SaveDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	check := func(state, want string) {
+		t.Helper()
+		view := m.View()
+		if r, bad := unsafeOnScreen(view); bad {
+			t.Errorf("%s: the screen holds %U:\n%s", state, r, view)
+		}
+		if !strings.Contains(view, want) {
+			t.Errorf("%s: the screen does not show %q:\n%s", state, want, view)
+		}
+	}
+	check("the title", "electsim · Title "+shown)
+	steps(m, 1)
+	check("the narration", "“Say "+shown+"”")
+	check("the log row", `say  "Say \x1b]0;PWNED\a`)
+	press(m, "H")
+	check("the history", "“Say "+shown+"”")
+	press(m, "esc")
+	// What the user names: a file name with escapes, pasted (a paste keeps what the keys
+	// cannot type), shown in the line, in the question, and in the message once saved.
+	press(m, "s")
+	if v := m.in.Value(); v != `odd\x1b[31mname-session.scn` {
+		t.Errorf("the default file name %q", v)
+	}
+	press(m, "esc", ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("crash \u202e3"), Paste: true})
+	press(m, "enter")
+	check("a mistake in the command line", `crash \u202e3`)
+	press(m, "esc")
+	for !m.ss.s.Done() {
+		m.stepOnce()
+	}
+	check("the end", "expect leader 4 by 60ms")
+}

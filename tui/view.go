@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
@@ -104,7 +105,7 @@ func (m *Model) header() []string {
 	st := &m.st
 	s := m.ss.s
 	cfg := m.opts.Config
-	title := st.title.Render("electsim · " + m.title())
+	title := st.title.Render("electsim · " + safetext.Escape(m.title()))
 	right := st.help.Render("? help  q quit")
 	gap := max(1, m.width-ansi.StringWidth(title)-ansi.StringWidth(right))
 	lines := []string{title + strings.Repeat(" ", gap) + right}
@@ -186,18 +187,18 @@ func (m *Model) footer(budget int) []string {
 	}
 	switch {
 	case m.ask != nil:
-		line = styled(st.question, m.ask.text)
+		line = styled(st.question, safetext.Escape(m.ask.text))
 	case m.mode != inputNone:
 		label, help := m.inputText()
 		line = []string{st.bold.Render(label) + m.in.View()}
 		hint = styled(st.help, help)
 		if m.inErr != "" {
-			errs = styled(st.errText, m.inErr)
+			errs = styled(st.errText, safetext.Escape(m.inErr))
 		}
 	case m.message != "" && m.messageErr:
-		line = styled(st.errText, m.message)
+		line = styled(st.errText, safetext.Escape(m.message))
 	case m.message != "":
-		line = styled(st.okText, m.message)
+		line = styled(st.okText, safetext.Escape(m.message))
 	default:
 		line = []string{""}
 	}
@@ -259,7 +260,7 @@ func (m *Model) narrationLines(maxLines int) []string {
 	st := &m.st
 	var out []string
 	for _, s := range says {
-		for _, l := range wrap("“"+s+"”", m.width-2) {
+		for _, l := range wrap("“"+safetext.Escape(s)+"”", m.width-2) {
 			out = append(out, " "+st.narration.Render(l))
 		}
 	}
@@ -303,7 +304,7 @@ func (m *Model) history(height int) []string {
 	for _, i := range m.ss.says {
 		r := m.ss.steps[i].recs[0]
 		at := fmt.Sprintf("%12s ", export.MS(r.At)+"ms")
-		for k, l := range wrap("“"+r.Action.Text+"”", m.width-len(at)) {
+		for k, l := range wrap("“"+safetext.Escape(r.Action.Text)+"”", m.width-len(at)) {
 			if k > 0 {
 				at = strings.Repeat(" ", len(at))
 			}
@@ -872,13 +873,13 @@ func (m *Model) endReport(e *ending, width int) []string {
 		add(fmt.Sprintf("expectations: %d of %d hold", hold, len(e.results)))
 		for _, r := range e.results {
 			if r.OK {
-				add(st.okText.Render("  ✓ ") + r.Expectation.String())
+				add(st.okText.Render("  ✓ ") + safetext.Escape(r.Expectation.String()))
 			} else {
 				text := r.Expectation.String()
 				if r.Detail != "" {
 					text += " — " + r.Detail
 				}
-				add(st.errText.Render("  ✗ " + text))
+				add(st.errText.Render("  ✗ " + safetext.Escape(text)))
 			}
 		}
 	}
