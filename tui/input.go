@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -19,6 +20,8 @@ func (m *Model) startInput(mode inputMode, value string) tea.Cmd {
 	m.inErr = ""
 	m.in.SetValue(value)
 	m.in.CursorEnd()
+	m.inLen = utf8.RuneCountInString(m.in.Value())
+	m.inEdits++
 	m.sizeInput()
 	return m.in.Focus()
 }
@@ -58,21 +61,43 @@ func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.in, cmd = m.in.Update(k)
+	m.inLen = utf8.RuneCountInString(m.in.Value())
+	m.inEdits++
 	return cmd
 }
 
-// insert types runes into the input line at its cursor. A paste's line breaks and tabs become
-// spaces; what else a terminal could act on — an escape sequence, a bidirectional control — is
-// written out (safetext), so that the line shows what it holds.
+// maxLine is the most characters the input line holds: far more than any action needs (a
+// partition names one side; the nodes it does not name form the other), and few enough that
+// editing the line stays cheap whatever is pasted into it.
+const maxLine = 4096
+
+// insert types runes into the input line at its cursor, as many as fit in maxLine: what is cut
+// is said. A paste's line breaks and tabs become spaces; what else a terminal could act on —
+// an escape sequence, a bidirectional control — is written out (safetext), so that the line
+// shows what it holds. Into a full line, it does nothing but say so.
 func (m *Model) insert(runes []rune, paste bool) tea.Cmd {
-	text := strings.Map(func(r rune) rune {
+	room := maxLine - m.inLen
+	cut := len(runes) > room
+	runes = runes[:max(0, min(len(runes), room))] // escaping can only lengthen them
+	text := safetext.Escape(strings.Map(func(r rune) rune {
 		if r == '\r' || r == '\n' || r == '\t' {
 			return ' '
 		}
 		return r
-	}, string(runes))
+	}, string(runes)))
+	if runes = []rune(text); len(runes) > room {
+		runes, cut = runes[:room], true
+	}
+	if cut {
+		m.inErr = fmt.Sprintf("the line holds at most %d characters: the rest was cut", maxLine)
+	}
+	if len(runes) == 0 {
+		return nil
+	}
 	var cmd tea.Cmd
-	m.in, cmd = m.in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(safetext.Escape(text)), Paste: paste})
+	m.in, cmd = m.in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes, Paste: paste})
+	m.inLen = utf8.RuneCountInString(m.in.Value())
+	m.inEdits++
 	return cmd
 }
 

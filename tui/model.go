@@ -88,12 +88,16 @@ type Model struct {
 	histUp        int // narration history lines scrolled up from the newest
 	mode          inputMode
 	inErr         string    // what is wrong with the input line's text: shown while it stays open
+	inLen         int       // the input line's length, in characters
+	inEdits       int       // changes whenever the input line's text or cursor may have
 	ask           *question // a question waiting for y or n
 	filter        filter
 	message       string
 	messageErr    bool
-	failed        any  // what Update or View panicked with: the program quits and Err says it
-	quitting      bool // a key quit: the keys that came with it are not handled
+	ver           int   // changes with every message that may change more than the input line
+	frame         frame // the screen last drawn
+	failed        any   // what Update or View panicked with: the program quits and Err says it
+	quitting      bool  // a key quit: the keys that came with it are not handled
 
 	// The event log: rows are the indices in ss.steps of the steps the filter shows, built as
 	// steps come (rowsN of them so far, for the session's generation rowsGen). cursor is the
@@ -137,6 +141,7 @@ func New(o Options) (*Model, error) {
 	}
 	m.in = textinput.New()
 	m.in.Prompt = ""
+	m.in.CharLimit = maxLine
 	return m, nil
 }
 
@@ -176,6 +181,13 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if p := recover(); p != nil {
 			m.failed, m.playing, cmd = p, false, tea.Quit
+		}
+	}()
+	typing, mode := m.typing(), m.mode
+	defer func() {
+		// A key that only edited the open input line leaves the panels as they were drawn.
+		if _, key := msg.(tea.KeyMsg); !key || !typing || !m.typing() || m.mode != mode {
+			m.ver++
 		}
 	}()
 	return m.update(msg)

@@ -1369,3 +1369,39 @@ func TestFileTextIsEscaped(t *testing.T) {
 	}
 	check("the end", "expect leader 4 by 60ms")
 }
+
+// The input line holds at most maxLine characters, and says so when what was typed or pasted
+// is cut; a long paste arriving in many bursts, as a terminal without bracketed paste sends it
+// word by word, is taken in about the time of drawing a frame for each (each message draws
+// one), not in time that grows with the line. Each burst after the line is full is cheap.
+func TestLongPasteIsBounded(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	press(m, ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("crash 1 ", 50_000)), Paste: true})
+	if n := len([]rune(m.in.Value())); n != maxLine {
+		t.Errorf("a 400,000-character paste left %d characters in the line, want %d", n, maxLine)
+	}
+	cut := fmt.Sprintf("the line holds at most %d characters: the rest was cut", maxLine)
+	if m.inErr != cut || !strings.Contains(m.View(), cut) {
+		t.Errorf("the cut is not said: %q", m.inErr)
+	}
+	press(m, "esc", ":")
+	// Word by word: once the line is full, a burst does no work, and the frame is the one drawn.
+	for range 600 {
+		burst(m, "partition ")
+		_ = m.View()
+	}
+	if n := len([]rune(m.in.Value())); n != maxLine {
+		t.Errorf("600 bursts left %d characters in the line, want %d", n, maxLine)
+	}
+	before := m.View()
+	allocs := testing.AllocsPerRun(20, func() {
+		burst(m, "partition")
+		if m.View() != before {
+			t.Fatal("a burst into a full line changed the screen")
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("a burst into a full line and its frame allocate %v times: it does work it need not", allocs)
+	}
+}

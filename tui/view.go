@@ -68,21 +68,55 @@ func (m *Model) View() (view string) {
 			minWidth, minHeight, m.width, m.height)
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, ansi.Wordwrap(msg, max(m.width-2, 10), " "))
 	}
-	l := m.layout()
-	var body []string
-	switch m.overlay {
-	case overlayHelp:
-		body = m.fullHelp(l.body)
-	case overlayHistory:
-		body = m.history(l.body)
-	default:
-		body = m.panels(l)
+	key := frameKey{m.ver, m.width, m.height, m.inEdits, m.inErr}
+	if m.frame.text != "" && m.frame.key == key {
+		return m.frame.text // nothing has changed: a burst into a full input line
 	}
-	lines := append(append(l.header, body...), l.footer...)
-	for i, s := range lines {
-		lines[i] = fit(s, m.width)
+	var lines []string
+	if f := &m.frame; f.text != "" && f.key.ver == key.ver && f.key.width == key.width && f.key.height == key.height {
+		// Only the input line has changed: the panels above it stay, if the footer keeps its height.
+		if footer := m.footer(m.height - f.headerN - minBody); len(footer) == f.footerN {
+			lines = append(slices.Clone(f.lines[:len(f.lines)-f.footerN]), footer...)
+			for i := len(lines) - f.footerN; i < len(lines); i++ {
+				lines[i] = fit(lines[i], m.width)
+			}
+		}
 	}
-	return strings.Join(lines, "\n")
+	if lines == nil {
+		l := m.layout()
+		var body []string
+		switch m.overlay {
+		case overlayHelp:
+			body = m.fullHelp(l.body)
+		case overlayHistory:
+			body = m.history(l.body)
+		default:
+			body = m.panels(l)
+		}
+		lines = append(append(l.header, body...), l.footer...)
+		for i, s := range lines {
+			lines[i] = fit(s, m.width)
+		}
+		m.frame.headerN, m.frame.footerN = len(l.header), len(l.footer)
+	}
+	m.frame.key, m.frame.lines, m.frame.text = key, lines, strings.Join(lines, "\n")
+	return m.frame.text
+}
+
+// frame is the screen last drawn, and what it was drawn from: bubbletea draws a frame after
+// every message, and while the input line is open, only the footer changes.
+type frame struct {
+	key              frameKey
+	lines            []string
+	text             string
+	headerN, footerN int
+}
+
+// frameKey is what a frame depends on: the model's version (ver changes with every message
+// but the keys that edit the input line), the terminal's size, and the input line's edits.
+type frameKey struct {
+	ver, width, height, inEdits int
+	inErr                       string
 }
 
 // fit truncates or pads a styled line to exactly w columns.

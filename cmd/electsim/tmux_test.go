@@ -158,8 +158,8 @@ func (p *pane) pid() int {
 // sent one at a time and in bursts (several keys in one write, as a paste or a slow link
 // delivers them: none may be lost); shrunk too small, where keys do nothing; a mistake on the
 // command line shown and mended; the leader crashed by a command typed in one burst; sped up in
-// a burst and played until a new leader shows; R asked about and declined; quit with q — and
-// the process is gone.
+// a burst and played until a new leader shows; R asked about and declined; a long paste into
+// the command line cut to what it holds; quit with q — and the process is gone.
 func TestTUIUnderTmux(t *testing.T) {
 	p := startPane(t, "tui", "bully-leader-crash", "--no-color")
 	p.shows("the first screen", "electsim · Bully: the leader crashes")
@@ -209,6 +209,18 @@ func TestTUIUnderTmux(t *testing.T) {
 	p.shows("the question", "forget 1 action of yours: crash 5 at")
 	p.key("n")
 	p.shows("the answer", "nothing done", "✗5")
+	// 100 KB pasted into the command line as a terminal without bracketed paste sends it, in
+	// thousands of bursts: the line keeps what fits, says so, and the keys after it work.
+	paste := filepath.Join(t.TempDir(), "paste")
+	if err := os.WriteFile(paste, []byte(strings.Repeat("partition 1 2 | 3 4 5 ", 5000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.key(":")
+	p.tmux("load-buffer", "-b", "big", paste)
+	p.tmux("paste-buffer", "-b", "big", "-t", "e2e")
+	p.shows("the paste cut", "the line holds at most 4096 characters: the rest was cut")
+	p.key("Escape")
+	p.waitFor("the line closed", func(s string) bool { return !strings.Contains(s, "the rest was cut") })
 	p.key("q")
 	if code := p.exitStatus(); code != 0 {
 		dump, _ := os.ReadFile(p.stderr)
