@@ -138,8 +138,7 @@ func (m *Model) take(text string) error {
 			path = filepath.Join(m.opts.SaveDir, path)
 		}
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			m.say(fmt.Sprintf("%s is a folder: give a file name, such as session.scn", path), true)
-			return nil
+			return fmt.Errorf("%s is a folder: give a file name, such as %s", path, filepath.Join(text, m.defaultSaveName()))
 		} else if err == nil {
 			m.closeInput()
 			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {

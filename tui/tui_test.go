@@ -1115,16 +1115,26 @@ func TestUserSayAndBreak(t *testing.T) {
 	}
 }
 
-// Saving to a folder says so at once, without asking to replace it, and leaves the input open.
+// Saving to a folder says so at once, while the line stays open to mend it, as every mistake
+// in the input line does — without asking to replace it; mended, the session is saved.
 func TestSaveToAFolder(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
-	if err := os.Mkdir(filepath.Join(m.opts.SaveDir, "lessons"), 0o755); err != nil {
+	dir := filepath.Join(m.opts.SaveDir, "lessons")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	press(m, "s")
 	typeText(m, "lessons")
-	if m.ask != nil || !strings.Contains(m.message, "lessons is a folder: give a file name") {
-		t.Fatalf("ask %+v, message %q", m.ask, m.message)
+	want := dir + " is a folder: give a file name, such as lessons/bully-boot-session.scn"
+	if m.ask != nil || m.mode != inputSave || m.inErr != want {
+		t.Fatalf("ask %+v, mode %d, error %q", m.ask, m.mode, m.inErr)
+	}
+	if view := m.View(); !strings.Contains(view, dir+" is a folder: give a file name") || !strings.Contains(view, "save session as: lessons") {
+		t.Errorf("the mistake and the line do not both show:\n%s", view)
+	}
+	typeText(m, "lessons/one.scn")
+	if m.mode != inputNone || !strings.Contains(m.message, "saved to "+filepath.Join(dir, "one.scn")) {
+		t.Errorf("mended: mode %d, message %q", m.mode, m.message)
 	}
 }
 

@@ -159,7 +159,8 @@ func (p *pane) pid() int {
 // delivers them: none may be lost); shrunk too small, where keys do nothing; a mistake on the
 // command line shown and mended; the leader crashed by a command typed in one burst; sped up in
 // a burst and played until a new leader shows; R asked about and declined; a long paste into
-// the command line cut to what it holds; quit with q — and the process is gone.
+// the command line cut to what it holds; a save to a folder refused at once, then mended; quit
+// with q — and the process is gone.
 func TestTUIUnderTmux(t *testing.T) {
 	p := startPane(t, "tui", "bully-leader-crash", "--no-color")
 	p.shows("the first screen", "electsim · Bully: the leader crashes")
@@ -221,6 +222,18 @@ func TestTUIUnderTmux(t *testing.T) {
 	p.shows("the paste cut", "the line holds at most 4096 characters: the rest was cut")
 	p.key("Escape")
 	p.waitFor("the line closed", func(s string) bool { return !strings.Contains(s, "the rest was cut") })
+	// Saving to a folder says so at once, with the line still open to mend it.
+	dir := t.TempDir()
+	p.key("s", "C-u")
+	p.burst(dir)
+	p.key("Enter")
+	p.shows("the folder refused, the line open", "is a folder: give a file name", "save session as: "+dir[:20])
+	p.burst("/lesson.scn")
+	p.key("Enter")
+	p.shows("the session saved", "saved to "+dir[:20])
+	if _, err := os.Stat(filepath.Join(dir, "lesson.scn")); err != nil {
+		t.Errorf("the session was not saved: %v", err)
+	}
 	p.key("q")
 	if code := p.exitStatus(); code != 0 {
 		dump, _ := os.ReadFile(p.stderr)
