@@ -5,7 +5,10 @@
 // the faults at the user's fingertips.
 //
 // Stepping back is exact: the run is deterministic, so the model replays it from the start to
-// the step before, with the user's own actions where they were taken. What the user does is
+// the step before, with the user's own actions where they were taken — without recording, on
+// the inline engine, which takes the same steps several times faster; going forward again shows
+// the steps stepped back over as they were recorded, and only going further, or acting, replays
+// once more with recording. Back keys that arrive together replay once. What the user does is
 // scheduled just after the current time, as a scenario's `at` line would be — the run stops
 // first at a break on the way — so a session saved with `s` replays to the same trace under
 // `electsim run`. Nothing the user did is forgotten without a question: restarting, or acting

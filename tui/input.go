@@ -110,7 +110,7 @@ func (m *Model) take(text string) error {
 			m.closeInput()
 			return nil
 		}
-		a, err := scenarios.ParseAction(text, scenarios.NewMembers(m.nodes))
+		a, err := scenarios.ParseAction(text, m.members)
 		if err != nil {
 			return err
 		}

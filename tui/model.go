@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,7 +79,9 @@ type Model struct {
 
 	ss      *session
 	nodes   []algo.ID // ring order
-	sel     int       // the selected node, an index into nodes
+	byID    []int     // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
+	members *scenarios.Members
+	sel     int // the selected node, an index into nodes
 	playing bool
 	speed   int // index into speeds
 	tick    int // the playback tick in flight; older ticks are stale
@@ -125,6 +128,12 @@ func New(o Options) (*Model, error) {
 		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, cursor: -1, rowsGen: -1}
 	if m.clock == nil {
 		m.clock = time.Now
+	}
+	m.members = scenarios.NewMembers(m.nodes)
+	sorted := slices.Sorted(slices.Values(m.nodes))
+	m.byID = make([]int, len(m.nodes))
+	for i, id := range m.nodes {
+		m.byID[i], _ = slices.BinarySearch(sorted, id)
 	}
 	m.help = help.New()
 	m.help.Styles.ShortKey = m.st.bold
@@ -577,14 +586,19 @@ func (m *Model) title() string {
 		return m.opts.Scenario.Title
 	}
 	cfg := m.opts.Config
-	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), scenarios.NewMembers(cfg.IDs))
+	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), m.members)
 }
 
 // syncRows brings the log's rows up to date with the steps shown and returns how many there
-// are: only the new steps are looked at, unless steps were taken back or the filter changed.
+// are: only the new steps are looked at, and the rows of steps taken back are dropped; all are
+// built again only when the run starts again or the filter changes.
 func (m *Model) syncRows() int {
-	if m.rowsGen != m.ss.gen || m.rowsN > len(m.ss.steps) {
+	if m.rowsGen != m.ss.gen {
 		m.rows, m.rowsN, m.rowsGen = m.rows[:0], 0, m.ss.gen
+	}
+	if n := len(m.ss.steps); m.rowsN > n { // steps taken back: their rows go
+		i, _ := slices.BinarySearch(m.rows, n)
+		m.rows, m.rowsN = m.rows[:i], n
 	}
 	info := m.opts.Config.Algorithm
 	for i := m.rowsN; i < len(m.ss.steps); i++ {

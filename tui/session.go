@@ -23,13 +23,19 @@ type session struct {
 	// to a break before it: stepping back before that, and acting, forgets it.
 	shownAt []int
 	s       *sim.Sim
+	traced  bool      // s records what each step does; a run replayed to step back does not
 	steps   []logStep // every step so far, in order: steps[i] is step i+1
+	// ahead are the steps after those shown that the run is known to take: those stepped back
+	// over, the user's actions unchanged since; aheadEnds says the run ends after them.
+	ahead     []logStep
+	aheadEnds bool
 
-	// gen changes whenever steps shown are taken back (restart, replay): what is built from the
-	// steps (the log's rows) is built again.
+	// gen changes when the run starts again (R): what is built from the steps (the log's rows)
+	// is built again. Stepping back only takes steps off the end.
 	gen     int
 	says    []int            // the indices in steps of the narration (say) steps
 	started map[algo.ID]bool // the nodes that have booted (or come back from a crash)
+	starts  []started        // when each node in started first started, in order
 	end     *ending          // the verdicts, once the run has ended
 }
 
@@ -60,85 +66,6 @@ func (ss *session) config() sim.Config {
 	cfg := ss.base
 	cfg.Actions = append(slices.Clone(ss.base.Actions), ss.user...)
 	return cfg
-}
-
-// restart begins the run again from time 0, with the user's actions where they were taken.
-func (ss *session) restart() error {
-	ss.close()
-	s, err := sim.New(ss.config())
-	if err != nil {
-		return err
-	}
-	ss.s, ss.steps = s, nil
-	ss.gen++
-	ss.end = nil
-	ss.reindex()
-	return nil
-}
-
-func (ss *session) close() {
-	if ss.s != nil {
-		ss.s.Close()
-	}
-}
-
-// reindex rebuilds what is kept about the steps shown: the narration and the nodes started.
-func (ss *session) reindex() {
-	ss.says = ss.says[:0]
-	ss.started = map[algo.ID]bool{}
-	for i := range ss.steps {
-		ss.index(i)
-	}
-}
-
-// index notes what step i shows.
-func (ss *session) index(i int) {
-	for _, r := range ss.steps[i].recs {
-		switch {
-		case r.Type == sim.RecSay:
-			ss.says = append(ss.says, i)
-		case r.Type == sim.RecBoot, r.Type == sim.RecState && r.New != sim.Crashed && r.New != sim.Paused:
-			ss.started[r.Node] = true
-		}
-	}
-}
-
-// step runs the next step and keeps it; it returns false at the end of the run.
-func (ss *session) step() (logStep, bool) { return ss.stepUntil(ss.base.RunFor) }
-
-// stepUntil runs the next step due by time t and keeps it; it returns false when none is.
-func (ss *session) stepUntil(t time.Duration) (logStep, bool) {
-	r, ok := ss.s.StepUntil(t)
-	if !ok {
-		return logStep{}, false
-	}
-	ls := logStep{recs: slices.Clone(r.Records), routine: export.Routine(r.Records, ss.base.Algorithm)}
-	ss.steps = append(ss.steps, ls)
-	ss.index(len(ss.steps) - 1)
-	return ls, true
-}
-
-// back goes back n steps: the run is replayed from the start to that step, with the user's
-// actions where they were taken. The run is deterministic, so the state is exactly the one
-// shown then.
-func (ss *session) back(n int) error {
-	return ss.replayTo(max(0, len(ss.steps)-n))
-}
-
-// replayTo replays the run to step n.
-func (ss *session) replayTo(n int) error {
-	shown := ss.steps[:n]
-	if err := ss.restart(); err != nil {
-		return err
-	}
-	for range n {
-		if _, ok := ss.s.Step(); !ok {
-			break
-		}
-	}
-	ss.steps = shown
-	ss.reindex()
-	return nil
 }
 
 // actTime is when an action the user takes now happens: at the next whole millisecond. Every
@@ -191,7 +118,7 @@ func (ss *session) act(a sim.Action, toggle bool) (atBreak bool, err error) {
 	if a.At > ss.base.RunFor {
 		return false, fmt.Errorf("too late: the run ends at %s", algo.FormatDuration(ss.base.RunFor))
 	}
-	if len(ss.forgets()) > 0 {
+	if len(ss.forgets()) > 0 || !ss.traced {
 		var user []sim.Action
 		var shownAt []int
 		for i, u := range ss.user {
@@ -200,8 +127,9 @@ func (ss *session) act(a sim.Action, toggle bool) (atBreak bool, err error) {
 			}
 		}
 		ss.user, ss.shownAt = user, shownAt
-		// The forgotten actions are queued in the run already: replay without them.
-		if err := ss.replayTo(len(ss.steps)); err != nil {
+		// The forgotten actions are queued in the run already: replay without them. (And a run
+		// replayed to step back records nothing: what the action causes is shown, recorded.)
+		if err := ss.replayTo(len(ss.steps), true); err != nil {
 			return false, err
 		}
 	}
@@ -217,7 +145,7 @@ func (ss *session) act(a sim.Action, toggle bool) (atBreak bool, err error) {
 		}
 	}
 	if ss.s.Done() { // a guard stopped the run on the way
-		return false, errors.Join(ss.replayTo(before), fmt.Errorf("the run stopped before %s", algo.FormatDuration(a.At)))
+		return false, errors.Join(ss.replayTo(before, true), fmt.Errorf("the run stopped before %s", algo.FormatDuration(a.At)))
 	}
 	if toggle && ss.view(a.Nodes[0]).Status == sim.Paused {
 		a.Op = sim.Resume
@@ -259,12 +187,12 @@ func (ss *session) act(a sim.Action, toggle bool) (atBreak bool, err error) {
 		switch {
 		case why != "":
 			ss.user, ss.shownAt = ss.user[:len(ss.user)-1], ss.shownAt[:len(ss.shownAt)-1]
-			if err := ss.replayTo(before); err != nil {
+			if err := ss.replayTo(before, true); err != nil {
 				return false, err
 			}
 			return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
 		case brk >= 0:
-			atBreak, err = true, ss.replayTo(brk+1)
+			atBreak, err = true, ss.replayTo(brk+1, true)
 		}
 		ss.shownAt[len(ss.shownAt)-1] = len(ss.steps)
 		return atBreak, err

@@ -1415,3 +1415,44 @@ func TestLongPasteIsBounded(t *testing.T) {
 		t.Errorf("a burst into a full line and its frame allocate %v times: it does work it need not", allocs)
 	}
 }
+
+// Stepping back on a 200,000-node ring (go test ./tui -run '^$' -bench BackStep -benchtime 5x):
+// each iteration is ← and its frame, then → to come back; early in the run (step 30) and after
+// every node has booted (step 200,030), on either engine.
+func BenchmarkBackStep(b *testing.B) {
+	info, err := algo.Lookup("ring")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
+		for _, at := range []int{30, 200_030} {
+			b.Run(fmt.Sprintf("%s/step %d", e, at), func(b *testing.B) {
+				cfg := sim.DefaultConfig(info, 200_000)
+				cfg.Engine = e
+				m, err := New(Options{Config: cfg, Output: io.Discard, NoColor: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer m.Close()
+				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				for range at {
+					m.stepOnce()
+				}
+				_ = m.View()
+				cpu := cpuTime()
+				for b.Loop() {
+					press(m, "left")
+					_ = m.View()
+					press(m, "right")
+					_ = m.View()
+				}
+				// CPU time, every thread's: on a machine shared with other work, steadier than
+				// the wall time.
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				if len(m.ss.steps) != at {
+					b.Fatalf("at step %d, want %d", len(m.ss.steps), at)
+				}
+			})
+		}
+	}
+}

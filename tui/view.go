@@ -11,7 +11,6 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/safetext"
-	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
 )
@@ -270,7 +269,7 @@ func (m *Model) inputText() (label, hint string) {
 			now = "now: " + m.filter.text
 		}
 		return "filter: ", fmt.Sprintf("Node ids (%s) and message kinds (%s), e.g. 3 OK; routine kinds (%s) show only when named. enter on an empty line clears the filter (%s); esc keeps it.",
-			scenarios.NewMembers(m.nodes), strings.Join(info.Kinds, ", "), strings.Join(info.Routine, ", "), now)
+			m.members, strings.Join(info.Kinds, ", "), strings.Join(info.Routine, ", "), now)
 	case inputSave:
 		what := "the scenario as it was played (you took no action)"
 		if len(m.ss.user) > 0 {
@@ -417,22 +416,21 @@ func (m *Model) label(n sim.NodeView, group string) string {
 // messages.
 func (m *Model) nodePanel(width, height int) []string {
 	st := &m.st
-	views := map[algo.ID]sim.NodeView{}
+	views := m.ss.s.Nodes() // ascending by id: the node at ring position i is views[m.byID[i]]
 	anyNotBooted := false
-	for _, n := range m.ss.s.Nodes() {
-		views[n.ID] = n
+	for _, n := range views {
 		anyNotBooted = anyNotBooted || m.notBooted(n)
 	}
 	groups, letter := m.ss.groups()
-	render := func(id algo.ID) string {
-		n := views[id]
-		text := m.label(n, letter[id])
-		style := st.status(n.Status)
-		if id == m.nodes[m.sel] {
+	// A label is drawn, styled, only where it shows: a list of many nodes shows a few rows.
+	render := func(i int, text string) string {
+		style := st.status(views[m.byID[i]].Status)
+		if i == m.sel {
 			return st.reverse.Render("[" + style.Render(text) + "]")
 		}
 		return " " + style.Render(text) + " "
 	}
+	labelAt := func(i int) string { return m.label(views[m.byID[i]], letter[m.nodes[i]]) }
 	isRing := m.opts.Config.Algorithm.Name == "ring"
 
 	var top []string
@@ -447,13 +445,15 @@ func (m *Model) nodePanel(width, height int) []string {
 	// A ring needs about a row for every two nodes, plus its top and bottom, or labels collide.
 	viewMin, viewWant := n/2+3, n+5
 	useRing := n <= listAbove && avail >= viewMin
-	var labels []string
+	var labels []string // unstyled
+	cell := 0           // the width of a label in the list, its marks included
 	if !useRing {
 		labels = make([]string, n)
-		for i, id := range m.nodes {
-			labels[i] = render(id)
+		for i := range n {
+			labels[i] = labelAt(i)
+			cell = max(cell, ansi.StringWidth(labels[i])+2)
 		}
-		viewWant = listRows(labels, width)
+		viewWant = listRows(n, cell, width)
 		viewMin = viewWant // a list is no use cut short: it has all the rows it can
 	}
 	view := max(0, min(viewMin, avail))
@@ -476,19 +476,19 @@ func (m *Model) nodePanel(width, height int) []string {
 		if isRing {
 			head += st.help.Render("  ring order ↻ clockwise")
 		}
-		body = m.ring(render, width, view, isRing)
+		body = m.ring(func(i int) string { return render(i, labelAt(i)) }, width, view, isRing)
 	} else {
 		if isRing {
 			head += st.help.Render("  ring order: row by row")
 		}
-		body = nodeList(labels, width, view, m.sel)
+		body = nodeList(n, cell, width, view, m.sel, func(i int) string { return render(i, labels[i]) })
 	}
 	lines := append(append([]string{head}, top...), body...)
 	if legendN > 0 {
 		lines = append(append(lines, ""), legend...)
 	}
 	flights := m.ss.s.InFlight()
-	bottom := m.nodeLines(views[m.nodes[m.sel]], letter, flights, selN)
+	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN)
 	lines = pad(lines, height-len(bottom)-1-avail)
 	lines = append(lines, bottom...)
 	head = fmt.Sprintf("in flight: %d", len(flights))
@@ -623,7 +623,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 
 // ring places the nodes round an ellipse, in ring order clockwise from the top. With arrows,
 // a mark between each node and the next shows the way the ring runs.
-func (m *Model) ring(render func(algo.ID) string, width, height int, arrows bool) []string {
+func (m *Model) ring(render func(int) string, width, height int, arrows bool) []string {
 	if height < 3 {
 		return pad(nil, height)
 	}
@@ -655,7 +655,7 @@ func (m *Model) ring(render func(algo.ID) string, width, height int, arrows bool
 	}
 	for _, i := range order {
 		theta := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		label := render(m.nodes[i])
+		label := render(i)
 		w := ansi.StringWidth(label)
 		fx, fy := at(theta)
 		x := max(0, min(int(math.Round(fx))-w/2, width-w))
@@ -704,40 +704,30 @@ func arrow(dx, dy float64) string {
 	return []string{"←", "↖", "↑", "↗", "→", "↘", "↓", "↙", "←"}[int(math.Round(a))+4]
 }
 
-// listRows is how many rows the list of labels takes at width.
-func listRows(labels []string, width int) int {
-	cols := listCols(labels, width)
-	return (len(labels) + cols - 1) / cols
+// listRows is how many rows a list of n labels, cell columns each, takes at width.
+func listRows(n, cell, width int) int {
+	cols := listCols(cell, width)
+	return (n + cols - 1) / cols
 }
 
-func listCols(labels []string, width int) int {
-	cell := 0
-	for _, l := range labels {
-		cell = max(cell, ansi.StringWidth(l))
-	}
-	return max(1, width/(cell+1))
-}
+func listCols(cell, width int) int { return max(1, width/(cell+1)) }
 
-// nodeList lays the nodes out in columns, in ring order row by row, in height rows at most, the
-// selected node in view.
-func nodeList(labels []string, width, height, sel int) []string {
+// nodeList lays the n nodes out in columns of cell columns, in ring order row by row, in height
+// rows at most, the selected node in view; render draws node i.
+func nodeList(n, cell, width, height, sel int, render func(int) string) []string {
 	if height <= 0 {
 		return nil
 	}
-	cols := listCols(labels, width)
-	cell := 0
-	for _, l := range labels {
-		cell = max(cell, ansi.StringWidth(l))
-	}
+	cols := listCols(cell, width)
 	first := 0
 	if sel/cols >= height {
 		first = (sel/cols - height + 1) * cols
 	}
 	var out []string
-	for i := first; i < len(labels) && len(out) < height; i += cols {
+	for i := first; i < n && len(out) < height; i += cols {
 		var b strings.Builder
-		for j := i; j < min(i+cols, len(labels)); j++ {
-			l := labels[j]
+		for j := i; j < min(i+cols, n); j++ {
+			l := render(j)
 			b.WriteString(l + strings.Repeat(" ", cell+1-ansi.StringWidth(l)))
 		}
 		out = append(out, b.String())
