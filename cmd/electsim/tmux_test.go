@@ -261,3 +261,34 @@ func TestTUIUnderTmuxShowsFileTextEscaped(t *testing.T) {
 		t.Errorf("after q the process exited with status %d", code)
 	}
 }
+
+// Killed by a signal — kill's TERM, an INT from outside the terminal — the TUI restores the
+// terminal (the main screen back, the cursor shown) and exits with 128 + the signal's number, as
+// electsim run does and a shell reports it.
+func TestTUIUnderTmuxSignals(t *testing.T) {
+	for _, sig := range []struct {
+		name string
+		code int
+	}{{"TERM", 143}, {"INT", 130}, {"HUP", 129}} {
+		t.Run(sig.name, func(t *testing.T) {
+			p := startPane(t, "tui", "bully-leader-crash", "--no-color")
+			p.shows("the first screen", "electsim · Bully: the leader crashes")
+			p.key("l", "l")
+			p.shows("two steps", "step 2 ")
+			pid := p.pid()
+			if pid == 0 {
+				t.Fatal("electsim is not running in the pane")
+			}
+			if err := exec.Command("kill", "-"+sig.name, strconv.Itoa(pid)).Run(); err != nil {
+				t.Fatal(err)
+			}
+			if code := p.exitStatus(); code != sig.code {
+				dump, _ := os.ReadFile(p.stderr)
+				t.Errorf("after SIG%s the process exited with status %d, want %d; stderr:\n%s", sig.name, code, sig.code, dump)
+			}
+			if state := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag}")); state != "0 1" {
+				t.Errorf("the terminal is not restored: alternate screen and cursor flags %q, want \"0 1\"", state)
+			}
+		})
+	}
+}
