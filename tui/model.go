@@ -3,8 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 	"electsim/sim"
 )
@@ -79,7 +79,9 @@ type Model struct {
 
 	ss      *session
 	nodes   []algo.ID // ring order
-	sel     int       // the selected node, an index into nodes
+	byID    []int     // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
+	members *scenarios.Members
+	sel     int // the selected node, an index into nodes
 	playing bool
 	speed   int // index into speeds
 	tick    int // the playback tick in flight; older ticks are stale
@@ -89,11 +91,16 @@ type Model struct {
 	histUp        int // narration history lines scrolled up from the newest
 	mode          inputMode
 	inErr         string    // what is wrong with the input line's text: shown while it stays open
+	inLen         int       // the input line's length, in characters
+	inEdits       int       // changes whenever the input line's text or cursor may have
 	ask           *question // a question waiting for y or n
 	filter        filter
 	message       string
 	messageErr    bool
-	failed        any // what Update or View panicked with: the program quits and Err says it
+	ver           int   // changes with every message that may change more than the input line
+	frame         frame // the screen last drawn
+	failed        any   // what Update or View panicked with: the program quits and Err says it
+	quitting      bool  // a key quit: the keys that came with it are not handled
 
 	// The event log: rows are the indices in ss.steps of the steps the filter shows, built as
 	// steps come (rowsN of them so far, for the session's generation rowsGen). cursor is the
@@ -122,6 +129,12 @@ func New(o Options) (*Model, error) {
 	if m.clock == nil {
 		m.clock = time.Now
 	}
+	m.members = scenarios.NewMembers(m.nodes)
+	sorted := slices.Sorted(slices.Values(m.nodes))
+	m.byID = make([]int, len(m.nodes))
+	for i, id := range m.nodes {
+		m.byID[i], _ = slices.BinarySearch(sorted, id)
+	}
 	m.help = help.New()
 	m.help.Styles.ShortKey = m.st.bold
 	m.help.Styles.ShortDesc = m.st.help
@@ -137,6 +150,7 @@ func New(o Options) (*Model, error) {
 	}
 	m.in = textinput.New()
 	m.in.Prompt = ""
+	m.in.CharLimit = maxLine
 	return m, nil
 }
 
@@ -178,6 +192,13 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			m.failed, m.playing, cmd = p, false, tea.Quit
 		}
 	}()
+	typing, mode := m.typing(), m.mode
+	defer func() {
+		// A key that only edited the open input line leaves the panels as they were drawn.
+		if _, key := msg.(tea.KeyMsg); !key || !typing || !m.typing() || m.mode != mode {
+			m.ver++
+		}
+	}()
 	return m.update(msg)
 }
 
@@ -209,24 +230,93 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		switch {
-		case m.tooSmall():
-			// Nothing shows but the size: only what needs no screen works.
-			if key.Matches(msg, m.keys.Quit) {
-				m.playing = false
-				return m, tea.Quit
-			}
-			return m, nil
-		case m.ask != nil:
-			return m, m.answer(msg)
-		case m.mode != inputNone:
-			return m, m.updateInput(msg)
-		case m.overlay != overlayNone:
-			return m, m.updateOverlay(msg)
-		}
-		return m, m.updateKey(msg)
+		return m, m.keyMsg(msg)
 	}
 	return m, nil
+}
+
+// keyMsg handles what the terminal sent as one key message. Keys that arrive together — a
+// paste, a slow link, tmux send-keys 'lllll' — come as one message holding several runes:
+// each is a key of its own, handled in order, so that none is lost. Once one of them opens the
+// input line, the rest are its text; and a paste (the terminal marks one) into the open input
+// line is text, never keys. A run of back keys in one message replays the run once.
+func (m *Model) keyMsg(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || len(k.Runes) <= 1 && !k.Paste {
+		return m.oneKey(k)
+	}
+	var cmds []tea.Cmd
+	for rs := k.Runes; len(rs) > 0 && !m.quitting; {
+		if m.typing() {
+			cmds = append(cmds, m.insert(rs, k.Paste))
+			break
+		}
+		one, ok := runeKey(rs[0], k.Alt)
+		if !ok { // a control character in a paste: no key
+			rs = rs[1:]
+			continue
+		}
+		if m.ready() && key.Matches(one, m.keys.Back) {
+			n := 1
+			for n < len(rs) && key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: rs[n : n+1]}, m.keys.Back) {
+				n++
+			}
+			m.back(n)
+			rs = rs[n:]
+			continue
+		}
+		cmds = append(cmds, m.oneKey(one))
+		rs = rs[1:]
+	}
+	return tea.Batch(cmds...)
+}
+
+// runeKey is the key message of one rune, as the terminal sends it when typed alone; ok is
+// false for a control character that is no key the TUI knows.
+func runeKey(r rune, alt bool) (tea.KeyMsg, bool) {
+	switch {
+	case r == ' ':
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}, Alt: alt}, true
+	case r == '\r' || r == '\n':
+		return tea.KeyMsg{Type: tea.KeyEnter, Alt: alt}, true
+	case r == '\t':
+		return tea.KeyMsg{Type: tea.KeyTab, Alt: alt}, true
+	case r < ' ' || r == 0x7f:
+		return tea.KeyMsg{}, false
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt}, true
+}
+
+// typing reports whether a key goes to the input line: it is open, and nothing comes first.
+func (m *Model) typing() bool { return !m.tooSmall() && m.ask == nil && m.mode != inputNone }
+
+// ready reports whether a key goes to the panels: nothing else is open or asking.
+func (m *Model) ready() bool {
+	return !m.tooSmall() && m.ask == nil && m.mode == inputNone && m.overlay == overlayNone
+}
+
+// oneKey handles one key.
+func (m *Model) oneKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case m.tooSmall():
+		// Nothing shows but the size: only what needs no screen works.
+		if key.Matches(k, m.keys.Quit) {
+			return m.quit()
+		}
+		return nil
+	case m.ask != nil:
+		return m.answer(k)
+	case m.mode != inputNone:
+		return m.updateInput(k)
+	case m.overlay != overlayNone:
+		return m.updateOverlay(k)
+	}
+	return m.updateKey(k)
+}
+
+// quit ends the program; keys that came with the one that quit are not handled.
+func (m *Model) quit() tea.Cmd {
+	m.playing, m.quitting = false, true
+	return tea.Quit
 }
 
 // stepOnce runs a step; playback stops at a break and at the end. It reports whether playback
@@ -262,7 +352,7 @@ func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
 		m.ask = nil
 		m.say("nothing done", false)
 	case k.String() == "ctrl+c":
-		return tea.Quit
+		return m.quit()
 	}
 	return nil
 }
@@ -272,7 +362,7 @@ func (m *Model) updateOverlay(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case k.String() == "ctrl+c":
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Quit),
 		m.overlay == overlayHelp && key.Matches(k, keys.Help),
 		m.overlay == overlayHistory && key.Matches(k, keys.History):
@@ -304,8 +394,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Quit):
-		m.playing = false
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Help):
 		m.overlay = overlayHelp
 	case key.Matches(k, keys.History):
@@ -335,13 +424,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 		m.follow()
 		m.stepOnce()
 	case key.Matches(k, keys.Back):
-		m.playing = false
-		m.follow()
-		if len(m.ss.steps) == 0 {
-			m.say("this is the start of the run", false)
-		} else if err := m.ss.back(); err != nil {
-			m.say(err.Error(), true)
-		}
+		m.back(1)
 	case key.Matches(k, keys.Faster):
 		m.speed = min(m.speed+1, len(speeds)-1)
 	case key.Matches(k, keys.Slower):
@@ -355,17 +438,17 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 			m.sel = i
 		}
 	case key.Matches(k, keys.Crash):
-		m.act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Recover):
-		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Pause):
 		op := sim.Pause
 		if m.ss.view(m.nodes[m.sel]).Status == sim.Paused {
 			op = sim.Resume
 		}
-		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}}, true)
 	case key.Matches(k, keys.Elect):
-		m.act(sim.Action{Op: sim.Elect, Nodes: []algo.ID{m.nodes[m.sel]}})
+		m.act(sim.Action{Op: sim.Elect, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
 	case key.Matches(k, keys.Command):
 		return m.startInput(inputCommand, "")
 	case key.Matches(k, keys.Filter):
@@ -393,7 +476,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Restart):
 		m.playing = false
 		restart := func() tea.Cmd {
-			m.ss.user = nil
+			m.ss.forgetAll()
 			m.follow()
 			if err := m.ss.restart(); err != nil {
 				m.say(err.Error(), true)
@@ -411,6 +494,22 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// back goes back n steps, or to the start of the run if it is nearer.
+func (m *Model) back(n int) {
+	m.playing = false
+	m.follow()
+	if n > len(m.ss.steps) {
+		m.say("this is the start of the run", false)
+		n = len(m.ss.steps)
+	}
+	if n == 0 {
+		return
+	}
+	if err := m.ss.back(n); err != nil {
+		m.say(err.Error(), true)
+	}
+}
+
 // moveDown moves the log's selection n rows down; past the newest row, the log follows it.
 func (m *Model) moveDown(n int) {
 	rows := m.syncRows()
@@ -424,25 +523,27 @@ func (m *Model) moveDown(n int) {
 }
 
 // act takes a user's action, now — after asking, when it would make the run forget actions the
-// user took later before stepping back.
-func (m *Model) act(a sim.Action) {
+// user took later before stepping back. With toggle, a is a pause or a resume, whichever fits
+// the node when it comes.
+func (m *Model) act(a sim.Action, toggle bool) {
 	if lost := m.ss.forgets(); len(lost) > 0 && !m.ss.s.Done() {
 		m.playing = false
 		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
-			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a); return nil }}
+			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }}
 		return
 	}
-	m.doAct(a)
+	m.doAct(a, toggle)
 }
 
-func (m *Model) doAct(a sim.Action) {
-	atBreak, err := m.ss.act(a)
+func (m *Model) doAct(a sim.Action, toggle bool) {
+	atBreak, err := m.ss.act(a, toggle)
 	if err != nil {
 		m.say(err.Error(), true)
 		return
 	}
 	m.follow()
-	at := algo.FormatDuration(m.ss.user[len(m.ss.user)-1].At)
+	a = m.ss.user[len(m.ss.user)-1]
+	at := algo.FormatDuration(a.At)
 	if atBreak {
 		m.playing = false
 		m.say(fmt.Sprintf("%s will happen at %s: a break comes first — n or enter goes on", a, at), false)
@@ -472,127 +573,10 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// startInput opens the input line for mode, with value in it.
-func (m *Model) startInput(mode inputMode, value string) tea.Cmd {
-	m.playing = false
-	m.mode = mode
-	m.inErr = ""
-	m.in.SetValue(value)
-	m.in.CursorEnd()
-	m.sizeInput()
-	return m.in.Focus()
-}
-
-// sizeInput fits the input line to the terminal, after its label.
-func (m *Model) sizeInput() {
-	label, _ := m.inputText()
-	m.in.Width = max(10, m.width-len([]rune(label))-2)
-}
-
-// closeInput closes the input line.
-func (m *Model) closeInput() {
-	m.mode = inputNone
-	m.inErr = ""
-	m.in.Blur()
-}
-
-// updateInput handles a key while the input line is open: enter takes it, esc drops it. A
-// mistake shows at once, whole, and the line stays open to mend it.
-func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyCtrlC:
-		return tea.Quit
-	case tea.KeyEsc:
-		m.closeInput()
-		return nil
-	case tea.KeyEnter:
-		text := strings.TrimSpace(m.in.Value())
-		if err := m.take(text); err != nil {
-			m.inErr = err.Error()
-			return nil
-		}
-		return nil
-	}
-	var cmd tea.Cmd
-	m.in, cmd = m.in.Update(k)
-	return cmd
-}
-
-// take does what the input line asks for, and closes it; or says what is wrong, and leaves it
-// open.
-func (m *Model) take(text string) error {
-	switch m.mode {
-	case inputCommand:
-		if text == "" {
-			m.closeInput()
-			return nil
-		}
-		a, err := scenarios.ParseAction(text, scenarios.NewMembers(m.nodes))
-		if err != nil {
-			return err
-		}
-		m.closeInput()
-		m.act(a)
-	case inputFilter:
-		f, err := parseFilter(text, m.opts.Config.Algorithm, m.nodes)
-		if err != nil {
-			return err
-		}
-		m.closeInput()
-		m.filter = f
-		m.rowsGen = -1 // build the rows again
-		m.follow()
-		if f.text == "" {
-			m.say("filter cleared", false)
-		}
-	case inputSave:
-		if text == "" {
-			m.closeInput()
-			return nil
-		}
-		path := text
-		if !filepath.IsAbs(path) && m.opts.SaveDir != "" {
-			path = filepath.Join(m.opts.SaveDir, path)
-		}
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			m.say(fmt.Sprintf("%s is a folder: give a file name, such as session.scn", path), true)
-			return nil
-		} else if err == nil {
-			m.closeInput()
-			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {
-				m.save(path)
-				return nil
-			}}
-			return nil
-		}
-		if err := m.save(path); err != nil {
-			return err
-		}
-		m.closeInput()
-	}
-	return nil
-}
-
-// save writes the session to path.
-func (m *Model) save(path string) error {
-	name := strings.TrimSuffix(filepath.Base(path), ".scn")
-	sc := m.ss.scenario(name, m.title()+" (a saved session)")
-	from := "a run the flags describe"
-	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		from = m.opts.Scenario.Name
-	}
-	if err := scenarios.WriteFile(path, m.ss.sessionFile(from, sc)); err != nil {
-		m.say(err.Error(), true)
-		return err
-	}
-	m.say(fmt.Sprintf("saved to %s — electsim run %s replays it", path, path), false)
-	return nil
-}
-
 func (m *Model) defaultSaveName() string {
 	name := "session"
 	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		name = m.opts.Scenario.Name + "-session"
+		name = safetext.Escape(m.opts.Scenario.Name) + "-session"
 	}
 	return name + ".scn"
 }
@@ -602,14 +586,19 @@ func (m *Model) title() string {
 		return m.opts.Scenario.Title
 	}
 	cfg := m.opts.Config
-	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), scenarios.NewMembers(cfg.IDs))
+	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), m.members)
 }
 
 // syncRows brings the log's rows up to date with the steps shown and returns how many there
-// are: only the new steps are looked at, unless steps were taken back or the filter changed.
+// are: only the new steps are looked at, and the rows of steps taken back are dropped; all are
+// built again only when the run starts again or the filter changes.
 func (m *Model) syncRows() int {
-	if m.rowsGen != m.ss.gen || m.rowsN > len(m.ss.steps) {
+	if m.rowsGen != m.ss.gen {
 		m.rows, m.rowsN, m.rowsGen = m.rows[:0], 0, m.ss.gen
+	}
+	if n := len(m.ss.steps); m.rowsN > n { // steps taken back: their rows go
+		i, _ := slices.BinarySearch(m.rows, n)
+		m.rows, m.rowsN = m.rows[:i], n
 	}
 	info := m.opts.Config.Algorithm
 	for i := m.rowsN; i < len(m.ss.steps); i++ {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,17 +16,26 @@ import (
 // session is one play of a scenario: the run in progress, every step it has shown, and what the
 // user did. Everything on screen derives from it.
 type session struct {
-	base  sim.Config              // the scenario's run, with tracing
-	exps  []scenarios.Expectation // the scenario's expectations, judged at the end of the run
-	user  []sim.Action            // the user's actions, in the order they were taken
-	s     *sim.Sim
-	steps []logStep // every step so far, in order: steps[i] is step i+1
+	base sim.Config              // the scenario's run, with tracing
+	exps []scenarios.Expectation // the scenario's expectations, judged at the end of the run
+	user []sim.Action            // the user's actions, in the order they were taken
+	// shownAt[i] is how many steps were shown once the user took user[i] — up to its step, or
+	// to a break before it: stepping back before that, and acting, forgets it.
+	shownAt []int
+	s       *sim.Sim
+	traced  bool      // s records what each step does; a run replayed to step back does not
+	steps   []logStep // every step so far, in order: steps[i] is step i+1
+	// ahead are the steps after those shown that the run is known to take: those stepped back
+	// over, the user's actions unchanged since; aheadEnds says the run ends after them.
+	ahead     []logStep
+	aheadEnds bool
 
-	// gen changes whenever steps shown are taken back (restart, replay): what is built from the
-	// steps (the log's rows) is built again.
+	// gen changes when the run starts again (R): what is built from the steps (the log's rows)
+	// is built again. Stepping back only takes steps off the end.
 	gen     int
 	says    []int            // the indices in steps of the narration (say) steps
 	started map[algo.ID]bool // the nodes that have booted (or come back from a crash)
+	starts  []started        // when each node in started first started, in order
 	end     *ending          // the verdicts, once the run has ended
 }
 
@@ -48,91 +58,14 @@ func newSession(base sim.Config, exps []scenarios.Expectation) (*session, error)
 	return ss, ss.restart()
 }
 
+// forgetAll forgets every action the user took.
+func (ss *session) forgetAll() { ss.user, ss.shownAt = nil, nil }
+
 // config is the run with the user's actions: what a saved session replays.
 func (ss *session) config() sim.Config {
 	cfg := ss.base
 	cfg.Actions = append(slices.Clone(ss.base.Actions), ss.user...)
 	return cfg
-}
-
-// restart begins the run again from time 0, with the user's actions where they were taken.
-func (ss *session) restart() error {
-	ss.close()
-	s, err := sim.New(ss.config())
-	if err != nil {
-		return err
-	}
-	ss.s, ss.steps = s, nil
-	ss.gen++
-	ss.end = nil
-	ss.reindex()
-	return nil
-}
-
-func (ss *session) close() {
-	if ss.s != nil {
-		ss.s.Close()
-	}
-}
-
-// reindex rebuilds what is kept about the steps shown: the narration and the nodes started.
-func (ss *session) reindex() {
-	ss.says = ss.says[:0]
-	ss.started = map[algo.ID]bool{}
-	for i := range ss.steps {
-		ss.index(i)
-	}
-}
-
-// index notes what step i shows.
-func (ss *session) index(i int) {
-	for _, r := range ss.steps[i].recs {
-		switch {
-		case r.Type == sim.RecSay:
-			ss.says = append(ss.says, i)
-		case r.Type == sim.RecBoot, r.Type == sim.RecState && r.New != sim.Crashed && r.New != sim.Paused:
-			ss.started[r.Node] = true
-		}
-	}
-}
-
-// step runs the next step and keeps it; it returns false at the end of the run.
-func (ss *session) step() (logStep, bool) {
-	r, ok := ss.s.Step()
-	if !ok {
-		return logStep{}, false
-	}
-	ls := logStep{recs: slices.Clone(r.Records), routine: export.Routine(r.Records, ss.base.Algorithm)}
-	ss.steps = append(ss.steps, ls)
-	ss.index(len(ss.steps) - 1)
-	return ls, true
-}
-
-// back goes back one step: the run is replayed from the start to the step before, with the
-// user's actions where they were taken. The run is deterministic, so the state is exactly the
-// one shown then.
-func (ss *session) back() error {
-	target := len(ss.steps) - 1
-	if target < 0 {
-		return nil
-	}
-	return ss.replayTo(target)
-}
-
-// replayTo replays the run to step n.
-func (ss *session) replayTo(n int) error {
-	shown := ss.steps[:n]
-	if err := ss.restart(); err != nil {
-		return err
-	}
-	for range n {
-		if _, ok := ss.s.Step(); !ok {
-			break
-		}
-	}
-	ss.steps = shown
-	ss.reindex()
-	return nil
 }
 
 // actTime is when an action the user takes now happens: at the next whole millisecond. Every
@@ -143,17 +76,23 @@ func (ss *session) actTime() time.Duration {
 	return (now/time.Millisecond + 1) * time.Millisecond
 }
 
-// forgets returns the user's actions that an action taken now would replace: those taken at
-// its time or later, before the user stepped back to here.
+// forgets returns the user's actions that an action taken now would replace: those for its
+// time or later that the user took, or saw happen, further on, before stepping back to here.
+// An action taken here — at a break, waiting for the presenter to go on — stays: the new one
+// follows it.
 func (ss *session) forgets() []sim.Action {
-	at := ss.actTime()
 	var out []sim.Action
-	for _, u := range ss.user {
-		if u.At >= at {
+	for i, u := range ss.user {
+		if ss.replaced(i) {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// replaced reports whether an action taken now would replace the user's action i.
+func (ss *session) replaced(i int) bool {
+	return ss.user[i].At >= ss.actTime() && len(ss.steps) < ss.shownAt[i]
 }
 
 // errNothing is an action that would change nothing: it is not taken, nor saved.
@@ -161,12 +100,17 @@ type errNothing struct{ msg string }
 
 func (e errNothing) Error() string { return e.msg }
 
-// act schedules the user's action and runs the run up to it, so it shows at once — unless a
+// act takes the user's action: at the next whole millisecond, after every step due before it,
+// as a scenario's line would. It runs the run up to the action's step and shows it — unless a
 // break comes first: then the run stops at the break, as playback would, and the action follows
-// when the presenter goes on (atBreak). Actions the user had taken at its time or later — before
-// stepping back to here — are forgotten: the story goes another way now. An action that changes
-// nothing (recover a live node, heal with nothing cut) is not taken: errNothing says why.
-func (ss *session) act(a sim.Action) (atBreak bool, err error) {
+// when the presenter goes on (atBreak). With toggle, a pause or resume is whichever of the two
+// fits the node when the action comes. Actions the user had taken at its time or later — before
+// stepping back to here — are forgotten: the story goes another way now.
+//
+// An action that would change nothing (recover a live node, heal with nothing cut) is not
+// taken, and errNothing says why. It is judged where it happens, not where it was typed: the
+// run goes on to the action's step to see, past a break if one comes first, and comes back.
+func (ss *session) act(a sim.Action, toggle bool) (atBreak bool, err error) {
 	if ss.s.Done() {
 		return false, fmt.Errorf("the run is over: ← goes back, R starts it again")
 	}
@@ -174,40 +118,84 @@ func (ss *session) act(a sim.Action) (atBreak bool, err error) {
 	if a.At > ss.base.RunFor {
 		return false, fmt.Errorf("too late: the run ends at %s", algo.FormatDuration(ss.base.RunFor))
 	}
-	if why := ss.idleNetworkAction(a); why != "" {
-		return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
-	}
-	if len(ss.forgets()) > 0 {
-		ss.user = slices.DeleteFunc(ss.user, func(u sim.Action) bool { return u.At >= a.At })
-		// The forgotten actions are queued in the run already: replay without them.
-		if err := ss.replayTo(len(ss.steps)); err != nil {
+	if len(ss.forgets()) > 0 || !ss.traced {
+		var user []sim.Action
+		var shownAt []int
+		for i, u := range ss.user {
+			if !ss.replaced(i) {
+				user, shownAt = append(user, u), append(shownAt, ss.shownAt[i])
+			}
+		}
+		ss.user, ss.shownAt = user, shownAt
+		// The forgotten actions are queued in the run already: replay without them. (And a run
+		// replayed to step back records nothing: what the action causes is shown, recorded.)
+		if err := ss.replayTo(len(ss.steps), true); err != nil {
 			return false, err
 		}
 	}
 	before := len(ss.steps)
+	brk := -1 // the first break on the way, an index into steps
+	for {     // every step due before the action
+		ls, ok := ss.stepUntil(a.At - 1)
+		if !ok {
+			break
+		}
+		if ls.recs[0].Type == sim.RecBreak && brk < 0 {
+			brk = len(ss.steps) - 1
+		}
+	}
+	if ss.s.Done() { // a guard stopped the run on the way
+		return false, errors.Join(ss.replayTo(before, true), fmt.Errorf("the run stopped before %s", algo.FormatDuration(a.At)))
+	}
+	if toggle && ss.view(a.Nodes[0]).Status == sim.Paused {
+		a.Op = sim.Resume
+	} else if toggle {
+		a.Op = sim.Pause
+	}
+	// The run's own actions at that instant, and the user's taken before, come first: the
+	// action's step is the one after as many steps as there are earlier actions like it.
+	same := 0
+	for _, b := range ss.config().Actions {
+		if b.At == a.At && b.String() == a.String() {
+			same++
+		}
+	}
 	if err := ss.s.Schedule(a); err != nil {
 		return false, err
 	}
-	ss.user = append(ss.user, a)
+	ss.user, ss.shownAt = append(ss.user, a), append(ss.shownAt, before)
 	for {
-		ls, ok := ss.step()
+		why := ss.idleNetworkAction(a) // the network as the action finds it
+		ls, ok := ss.stepUntil(a.At)
 		if !ok {
-			return false, nil
+			return false, fmt.Errorf("%s did not happen at %s", a, algo.FormatDuration(a.At)) // a bug: it was due then
 		}
 		r := ls.recs[0]
-		if r.Action != nil && r.At == a.At && userRecord(r.Type) && r.Action.String() == a.String() {
-			if why := ss.idleNodeAction(ls, a); why != "" {
-				ss.user = ss.user[:len(ss.user)-1]
-				if err := ss.replayTo(before); err != nil {
-					return false, err
-				}
-				return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
+		mine := r.Action != nil && userRecord(r.Type) && r.Action.String() == a.String()
+		if mine {
+			same--
+		}
+		if !mine || same >= 0 {
+			if r.Type == sim.RecBreak && brk < 0 {
+				brk = len(ss.steps) - 1
 			}
-			return false, nil
+			continue
 		}
-		if r.Type == sim.RecBreak {
-			return true, nil
+		if why == "" {
+			why = ss.idleNodeAction(ls, a)
 		}
+		switch {
+		case why != "":
+			ss.user, ss.shownAt = ss.user[:len(ss.user)-1], ss.shownAt[:len(ss.shownAt)-1]
+			if err := ss.replayTo(before, true); err != nil {
+				return false, err
+			}
+			return false, errNothing{fmt.Sprintf("%s: %s — nothing done", a, why)}
+		case brk >= 0:
+			atBreak, err = true, ss.replayTo(brk+1, true)
+		}
+		ss.shownAt[len(ss.shownAt)-1] = len(ss.steps)
+		return atBreak, err
 	}
 }
 
@@ -217,20 +205,63 @@ func userRecord(t sim.RecordType) bool {
 	return t == sim.RecFault || t == sim.RecSay || t == sim.RecBreak
 }
 
-// idleNetworkAction says why a network action would change nothing, or returns "".
+// idleNetworkAction says why a network action would change nothing now, or returns "".
 func (ss *session) idleNetworkAction(a sim.Action) string {
-	cuts := ss.s.Cuts()
-	switch {
-	case a.Op == sim.Heal && a.Link == nil && ss.s.Partition() == nil && len(cuts) == 0:
-		return "no partition and no cut link to heal"
-	case a.Op == sim.Heal && a.Link != nil && !slices.Contains(cuts, *a.Link) && ss.s.Partition() != nil:
-		return fmt.Sprintf("the link %s is not cut (the partition is what blocks it: heal without a link ends it)", a.Link)
-	case a.Op == sim.Heal && a.Link != nil && !slices.Contains(cuts, *a.Link):
-		return fmt.Sprintf("the link %s is not cut", a.Link)
-	case a.Op == sim.Cut && slices.Contains(cuts, *a.Link):
-		return fmt.Sprintf("the link %s is cut already", a.Link)
+	switch a.Op {
+	case sim.Heal, sim.Cut:
+		cuts := ss.s.Cuts()
+		cut := a.Link != nil && slices.Contains(cuts, *a.Link)
+		switch {
+		case a.Op == sim.Cut && cut:
+			return fmt.Sprintf("the link %s is cut already", a.Link)
+		case a.Op == sim.Cut:
+		case a.Link == nil && ss.s.Partition() == nil && len(cuts) == 0:
+			return "no partition and no cut link to heal"
+		case a.Link != nil && !cut && ss.s.Partition() != nil:
+			return fmt.Sprintf("the link %s is not cut (the partition is what blocks it: heal without a link ends it)", a.Link)
+		case a.Link != nil && !cut:
+			return fmt.Sprintf("the link %s is not cut", a.Link)
+		}
+	case sim.Partition:
+		if sameSplit(ss.s.Partition(), a.Groups, ss.base.IDs) {
+			return "the nodes are split that way already"
+		}
 	}
 	return ""
+}
+
+// sameSplit reports whether the partition groups would make is the one in force, now: the
+// same groups, in any order, the nodes groups does not name forming one more.
+func sameSplit(now, groups [][]algo.ID, ids []algo.ID) bool {
+	if now == nil {
+		return false
+	}
+	named := map[algo.ID]bool{}
+	var want [][]algo.ID
+	for _, g := range groups {
+		want = append(want, slices.Sorted(slices.Values(g)))
+		for _, id := range g {
+			named[id] = true
+		}
+	}
+	var rest []algo.ID
+	for _, id := range ids {
+		if !named[id] {
+			rest = append(rest, id)
+		}
+	}
+	if len(rest) > 0 {
+		want = append(want, slices.Sorted(slices.Values(rest)))
+	}
+	if len(want) != len(now) {
+		return false
+	}
+	for _, g := range want {
+		if !slices.ContainsFunc(now, func(h []algo.ID) bool { return slices.Equal(g, h) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // idleNodeAction says why the step of a node action changed nothing, or returns "": crash a

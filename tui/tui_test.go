@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"electsim/algo"
+	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/export"
@@ -52,13 +53,16 @@ func keyMsg(k string) tea.KeyMsg {
 		" ": tea.KeySpace, "enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab,
 		"shift+tab": tea.KeyShiftTab, "right": tea.KeyRight, "left": tea.KeyLeft, "pgup": tea.KeyPgUp,
 		"pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd, "ctrl+c": tea.KeyCtrlC,
-		"backspace": tea.KeyBackspace,
+		"backspace": tea.KeyBackspace, "up": tea.KeyUp, "down": tea.KeyDown, "space": tea.KeySpace,
 	}
 	if t, ok := special[k]; ok {
 		if t == tea.KeySpace {
 			return tea.KeyMsg{Type: t, Runes: []rune{' '}}
 		}
 		return tea.KeyMsg{Type: t}
+	}
+	if len([]rune(k)) != 1 {
+		panic(fmt.Sprintf("keyMsg: no key is named %q", k))
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
@@ -1111,15 +1115,344 @@ func TestUserSayAndBreak(t *testing.T) {
 	}
 }
 
-// Saving to a folder says so at once, without asking to replace it, and leaves the input open.
+// Saving to a folder says so at once, while the line stays open to mend it, as every mistake
+// in the input line does — without asking to replace it; mended, the session is saved.
 func TestSaveToAFolder(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
-	if err := os.Mkdir(filepath.Join(m.opts.SaveDir, "lessons"), 0o755); err != nil {
+	dir := filepath.Join(m.opts.SaveDir, "lessons")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	press(m, "s")
 	typeText(m, "lessons")
-	if m.ask != nil || !strings.Contains(m.message, "lessons is a folder: give a file name") {
-		t.Fatalf("ask %+v, message %q", m.ask, m.message)
+	want := dir + " is a folder: give a file name, such as lessons/bully-boot-session.scn"
+	if m.ask != nil || m.mode != inputSave || m.inErr != want {
+		t.Fatalf("ask %+v, mode %d, error %q", m.ask, m.mode, m.inErr)
+	}
+	if view := m.View(); !strings.Contains(view, dir+" is a folder: give a file name") || !strings.Contains(view, "save session as: lessons") {
+		t.Errorf("the mistake and the line do not both show:\n%s", view)
+	}
+	typeText(m, "lessons/one.scn")
+	if m.mode != inputNone || !strings.Contains(m.message, "saved to "+filepath.Join(dir, "one.scn")) {
+		t.Errorf("mended: mode %d, message %q", m.mode, m.message)
+	}
+}
+
+// burst sends text as a terminal hands over keys that arrive in one write (a paste without
+// bracketed paste, a slow link, tmux send-keys 'lllll'): each run of runes as one message, a
+// space and a carriage return each as their own; and returns the last command.
+func burst(m *Model, text string) tea.Cmd {
+	var cmd tea.Cmd
+	var run []rune
+	flush := func() {
+		if len(run) > 0 {
+			_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: run})
+			run = nil
+		}
+	}
+	for _, r := range text {
+		switch r {
+		case ' ':
+			flush()
+			_, cmd = m.Update(keyMsg(" "))
+		case '\r':
+			flush()
+			_, cmd = m.Update(keyMsg("enter"))
+		default:
+			run = append(run, r)
+		}
+	}
+	flush()
+	return cmd
+}
+
+// Keys that arrive in one message are each a key, in order, in every mode: none is lost.
+func TestKeysInABurst(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	burst(m, "lllll")
+	if len(m.ss.steps) != 5 {
+		t.Fatalf("lllll in one burst: %d steps, want 5", len(m.ss.steps))
+	}
+	burst(m, "]]]]")
+	if m.speed != defaultSpeed+4 {
+		t.Errorf("]]]] in one burst: speed %d, want %d", m.speed, defaultSpeed+4)
+	}
+	burst(m, "[[")
+	if m.speed != defaultSpeed+2 {
+		t.Errorf("[[ in one burst: speed %d, want %d", m.speed, defaultSpeed+2)
+	}
+	// The command line opens, and the rest of the burst is its text.
+	steps(m, 7)
+	burst(m, ":crash 3\r")
+	if m.mode != inputNone || len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 3" || m.ss.view(3).Status != sim.Crashed {
+		t.Fatalf(":crash 3 in one burst: mode %d, line %q, error %q, user %v", m.mode, m.in.Value(), m.inErr, m.ss.user)
+	}
+	// Back keys in a burst go back that many steps, to exactly the state shown then.
+	n := len(m.ss.steps)
+	press(m, "end") // clears the message
+	want := m.View()
+	steps(m, 3)
+	burst(m, "h,h")
+	if len(m.ss.steps) != n || m.View() != want {
+		t.Errorf("h,h in one burst: at step %d, want %d; the screen:\n%s", len(m.ss.steps), n, m.View())
+	}
+	// The filter line.
+	burst(m, "/4 ok\r")
+	if m.mode != inputNone || m.filter.text != "4 ok" {
+		t.Errorf("/4 ok in one burst: mode %d, filter %+v", m.mode, m.filter)
+	}
+	// Help, then the narration from it, then closed; keys after it go to the panels again.
+	burst(m, "?H")
+	if m.overlay != overlayHistory {
+		t.Errorf("?H in one burst: overlay %d, want the narration", m.overlay)
+	}
+	burst(m, "Hl")
+	if m.overlay != overlayNone || len(m.ss.steps) != n+1 {
+		t.Errorf("Hl in one burst: overlay %d, %d steps (want %d)", m.overlay, len(m.ss.steps), n+1)
+	}
+	// A question answered in the burst that asked it.
+	burst(m, "hhh2cy")
+	if len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 2" || m.ask != nil {
+		t.Errorf("hhh2cy in one burst: user %v, question %v", m.ss.user, m.ask)
+	}
+	// q ends the burst: the keys after it are not handled.
+	n = len(m.ss.steps)
+	if cmd := burst(m, "lqll"); cmd == nil || len(m.ss.steps) != n+1 {
+		t.Errorf("lqll in one burst: %d steps (want %d), command %v", len(m.ss.steps), n+1, cmd)
+	}
+	// While the terminal is too small, only q works, in a burst too.
+	m = newModel(t, "bully-boot", nil)
+	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+	if cmd := burst(m, "llc:q"); cmd == nil || cmd() != tea.Quit() || len(m.ss.steps) != 0 || m.mode != inputNone {
+		t.Errorf("llc:q while too small: %d steps, mode %d", len(m.ss.steps), m.mode)
+	}
+}
+
+// A paste into the open input line is its text — line breaks become spaces — never keys; a
+// paste elsewhere is the keys it holds, and once it opens the input line, the rest is text.
+func TestPaste(t *testing.T) {
+	m := newModel(t, "bully-boot", nil)
+	steps(m, 12)
+	press(m, ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("partition 1 2 | 3 4 5\nq"), Paste: true})
+	if m.mode != inputCommand || m.in.Value() != "partition 1 2 | 3 4 5 q" || len(m.ss.user) != 0 {
+		t.Fatalf("a paste into the command line: mode %d, line %q, user %v", m.mode, m.in.Value(), m.ss.user)
+	}
+	press(m, "esc")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l:crash 3"), Paste: true})
+	if len(m.ss.steps) != 13 || m.mode != inputCommand || m.in.Value() != "crash 3" {
+		t.Errorf("a paste of l:crash 3: %d steps, mode %d, line %q", len(m.ss.steps), m.mode, m.in.Value())
+	}
+	press(m, "enter")
+	if m.ss.view(3).Status != sim.Crashed {
+		t.Errorf("the pasted command did not crash node 3: %q", m.message)
+	}
+}
+
+// An action that would change nothing is refused at the start too — before the nodes boot, and
+// with a break on the way — because it is judged where it happens: after the boot, and after
+// the scenario's own actions at the same instant.
+func TestIdleActionsBeforeBoot(t *testing.T) {
+	refused := func(m *Model, keys []string, want string) {
+		t.Helper()
+		n, user := len(m.ss.steps), len(m.ss.user)
+		press(m, keys...)
+		if !m.messageErr || m.message != want || len(m.ss.user) != user || len(m.ss.steps) != n {
+			t.Errorf("%v at step %d: message %q (want %q), user %v, %d steps", keys, n, m.message, want, m.ss.user, len(m.ss.steps))
+		}
+	}
+	taken := func(m *Model, keys []string, want string) {
+		t.Helper()
+		user := len(m.ss.user)
+		press(m, keys...)
+		if m.messageErr || m.message != want || len(m.ss.user) != user+1 {
+			t.Errorf("%v: message %q (want %q), user %v", keys, m.message, want, m.ss.user)
+		}
+	}
+	// The demo: the nodes boot at 0ms, and a break follows.
+	m := newModel(t, "bully-leader-crash", nil)
+	refused(m, []string{"r"}, "recover 1: node 1 is not crashed — nothing done")
+	taken(m, []string{"c"}, "crash 1 will happen at 1ms: a break comes first — n or enter goes on")
+	refused(m, []string{"c"}, "crash 1: node 1 is already crashed — nothing done")
+	refused(m, []string{"e"}, "elect 1: node 1 is crashed and cannot elect — nothing done")
+	taken(m, []string{"r"}, "recover 1 at 1ms")
+	for i := 0; i < 100 && m.ss.s.Now() < 2*ms; i++ {
+		press(m, "right")
+	}
+	var at1 []string
+	for _, ls := range m.ss.steps {
+		if r := ls.recs[0]; r.At == ms {
+			at1 = append(at1, r.Action.String())
+		}
+	}
+	if !slices.Equal(at1, []string{"crash 1", "recover 1"}) {
+		t.Errorf("the steps at 1ms: %q, want crash 1 then recover 1", at1)
+	}
+	// Node 5 is crashed at 0ms by the scenario, before the break.
+	m = newModel(t, "bully-boot", nil)
+	refused(m, []string{"5", "c"}, "crash 5: node 5 is already crashed — nothing done")
+	refused(m, []string{"p"}, "pause 5: node 5 is crashed — nothing done")
+	refused(m, []string{"e"}, "elect 5: node 5 is crashed and cannot elect — nothing done")
+	taken(m, []string{"r"}, "recover 5 will happen at 1ms: a break comes first — n or enter goes on")
+	// A cut, a partition and a pause at 0ms: the command line and p judge them at 1ms.
+	m = newModel(t, "bully-boot", func(c *sim.Config) {
+		c.Actions = append(c.Actions,
+			sim.Action{Op: sim.Cut, Link: &network.Link{From: 1, To: 2}},
+			sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}}},
+			sim.Action{Op: sim.Pause, Nodes: []algo.ID{2}})
+	})
+	command := func(text string) []string { return append(append([]string{":"}, strings.Split(text, "")...), "enter") }
+	refused(m, command("cut 1->2"), "cut 1->2: the link 1->2 is cut already — nothing done")
+	refused(m, command("partition 3 4 5"), "partition 3 4 5: the nodes are split that way already — nothing done")
+	taken(m, []string{"2", "p"}, "resume 2 will happen at 1ms: a break comes first — n or enter goes on")
+	taken(m, command("heal"), "heal at 1ms") // at the break now: none comes first
+	refused(m, command("heal"), "heal: no partition and no cut link to heal — nothing done")
+}
+
+// unsafeOnScreen returns the first character in a screen drawn without colour that a terminal
+// could act on, or that reorders text: a control character other than a line break, or a
+// bidirectional control.
+func unsafeOnScreen(view string) (rune, bool) {
+	for _, r := range view {
+		switch {
+		case r == '\n':
+		case r < 0x20, r >= 0x7f && r <= 0x9f:
+			return r, true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// Text from a file — the title, the narration, the log's say rows, the history, the
+// expectations — and what the user typed or named reaches the screen with its escape sequences
+// and bidirectional controls written out, never acted on by the terminal.
+func TestFileTextIsEscaped(t *testing.T) {
+	const hostile = "\x1b]0;PWNED\x07x \u202eevil\u202c \x1b[2J"
+	const shown = `\x1b]0;PWNED\x07x \u202eevil\u202c \x1b[2J`
+	sc, err := scenarios.LoadBundled("bully-boot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Name = "odd\x1b[31mname"
+	sc.Title = "Title " + hostile
+	cfg := sc.Config()
+	cfg.Engine = sim.Inline
+	cfg.Actions = append([]sim.Action{{Op: sim.Say, Text: "Say " + hostile}}, cfg.Actions...)
+	m, err := New(Options{Scenario: sc, Config: cfg, Output: io.Discard, NoColor: true, SaveDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	check := func(state, want string) {
+		t.Helper()
+		view := m.View()
+		if r, bad := unsafeOnScreen(view); bad {
+			t.Errorf("%s: the screen holds %U:\n%s", state, r, view)
+		}
+		if !strings.Contains(view, want) {
+			t.Errorf("%s: the screen does not show %q:\n%s", state, want, view)
+		}
+	}
+	check("the title", "electsim · Title "+shown)
+	steps(m, 1)
+	check("the narration", "“Say "+shown+"”")
+	check("the log row", `say  "Say \x1b]0;PWNED\a`)
+	press(m, "H")
+	check("the history", "“Say "+shown+"”")
+	press(m, "esc")
+	// What the user names: a file name with escapes, pasted (a paste keeps what the keys
+	// cannot type), shown in the line, in the question, and in the message once saved.
+	press(m, "s")
+	if v := m.in.Value(); v != `odd\x1b[31mname-session.scn` {
+		t.Errorf("the default file name %q", v)
+	}
+	press(m, "esc", ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("crash \u202e3"), Paste: true})
+	press(m, "enter")
+	check("a mistake in the command line", `crash \u202e3`)
+	press(m, "esc")
+	for !m.ss.s.Done() {
+		m.stepOnce()
+	}
+	check("the end", "expect leader 4 by 60ms")
+}
+
+// The input line holds at most maxLine characters, and says so when what was typed or pasted
+// is cut; a long paste arriving in many bursts, as a terminal without bracketed paste sends it
+// word by word, is taken in about the time of drawing a frame for each (each message draws
+// one), not in time that grows with the line. Each burst after the line is full is cheap.
+func TestLongPasteIsBounded(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	press(m, ":")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("crash 1 ", 50_000)), Paste: true})
+	if n := len([]rune(m.in.Value())); n != maxLine {
+		t.Errorf("a 400,000-character paste left %d characters in the line, want %d", n, maxLine)
+	}
+	cut := fmt.Sprintf("the line holds at most %d characters: the rest was cut", maxLine)
+	if m.inErr != cut || !strings.Contains(m.View(), cut) {
+		t.Errorf("the cut is not said: %q", m.inErr)
+	}
+	press(m, "esc", ":")
+	// Word by word: once the line is full, a burst does no work, and the frame is the one drawn.
+	for range 600 {
+		burst(m, "partition ")
+		_ = m.View()
+	}
+	if n := len([]rune(m.in.Value())); n != maxLine {
+		t.Errorf("600 bursts left %d characters in the line, want %d", n, maxLine)
+	}
+	before := m.View()
+	allocs := testing.AllocsPerRun(20, func() {
+		burst(m, "partition")
+		if m.View() != before {
+			t.Fatal("a burst into a full line changed the screen")
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("a burst into a full line and its frame allocate %v times: it does work it need not", allocs)
+	}
+}
+
+// Stepping back on a 200,000-node ring (go test ./tui -run '^$' -bench BackStep -benchtime 5x):
+// each iteration is ← and its frame, then → to come back; early in the run (step 30) and after
+// every node has booted (step 200,030), on either engine.
+func BenchmarkBackStep(b *testing.B) {
+	info, err := algo.Lookup("ring")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
+		for _, at := range []int{30, 200_030} {
+			b.Run(fmt.Sprintf("%s/step %d", e, at), func(b *testing.B) {
+				cfg := sim.DefaultConfig(info, 200_000)
+				cfg.Engine = e
+				m, err := New(Options{Config: cfg, Output: io.Discard, NoColor: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer m.Close()
+				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				for range at {
+					m.stepOnce()
+				}
+				_ = m.View()
+				cpu := cpuTime()
+				for b.Loop() {
+					press(m, "left")
+					_ = m.View()
+					press(m, "right")
+					_ = m.View()
+				}
+				// CPU time, every thread's: on a machine shared with other work, steadier than
+				// the wall time.
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				if len(m.ss.steps) != at {
+					b.Fatalf("at step %d, want %d", len(m.ss.steps), at)
+				}
+			})
+		}
 	}
 }

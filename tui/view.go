@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
-	"electsim/scenarios"
+	"electsim/internal/safetext"
 	"electsim/sim"
 	"electsim/sim/export"
 )
@@ -67,21 +67,55 @@ func (m *Model) View() (view string) {
 			minWidth, minHeight, m.width, m.height)
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, ansi.Wordwrap(msg, max(m.width-2, 10), " "))
 	}
-	l := m.layout()
-	var body []string
-	switch m.overlay {
-	case overlayHelp:
-		body = m.fullHelp(l.body)
-	case overlayHistory:
-		body = m.history(l.body)
-	default:
-		body = m.panels(l)
+	key := frameKey{m.ver, m.width, m.height, m.inEdits, m.inErr}
+	if m.frame.text != "" && m.frame.key == key {
+		return m.frame.text // nothing has changed: a burst into a full input line
 	}
-	lines := append(append(l.header, body...), l.footer...)
-	for i, s := range lines {
-		lines[i] = fit(s, m.width)
+	var lines []string
+	if f := &m.frame; f.text != "" && f.key.ver == key.ver && f.key.width == key.width && f.key.height == key.height {
+		// Only the input line has changed: the panels above it stay, if the footer keeps its height.
+		if footer := m.footer(m.height - f.headerN - minBody); len(footer) == f.footerN {
+			lines = append(slices.Clone(f.lines[:len(f.lines)-f.footerN]), footer...)
+			for i := len(lines) - f.footerN; i < len(lines); i++ {
+				lines[i] = fit(lines[i], m.width)
+			}
+		}
 	}
-	return strings.Join(lines, "\n")
+	if lines == nil {
+		l := m.layout()
+		var body []string
+		switch m.overlay {
+		case overlayHelp:
+			body = m.fullHelp(l.body)
+		case overlayHistory:
+			body = m.history(l.body)
+		default:
+			body = m.panels(l)
+		}
+		lines = append(append(l.header, body...), l.footer...)
+		for i, s := range lines {
+			lines[i] = fit(s, m.width)
+		}
+		m.frame.headerN, m.frame.footerN = len(l.header), len(l.footer)
+	}
+	m.frame.key, m.frame.lines, m.frame.text = key, lines, strings.Join(lines, "\n")
+	return m.frame.text
+}
+
+// frame is the screen last drawn, and what it was drawn from: bubbletea draws a frame after
+// every message, and while the input line is open, only the footer changes.
+type frame struct {
+	key              frameKey
+	lines            []string
+	text             string
+	headerN, footerN int
+}
+
+// frameKey is what a frame depends on: the model's version (ver changes with every message
+// but the keys that edit the input line), the terminal's size, and the input line's edits.
+type frameKey struct {
+	ver, width, height, inEdits int
+	inErr                       string
 }
 
 // fit truncates or pads a styled line to exactly w columns.
@@ -104,7 +138,7 @@ func (m *Model) header() []string {
 	st := &m.st
 	s := m.ss.s
 	cfg := m.opts.Config
-	title := st.title.Render("electsim · " + m.title())
+	title := st.title.Render("electsim · " + safetext.Escape(m.title()))
 	right := st.help.Render("? help  q quit")
 	gap := max(1, m.width-ansi.StringWidth(title)-ansi.StringWidth(right))
 	lines := []string{title + strings.Repeat(" ", gap) + right}
@@ -186,18 +220,18 @@ func (m *Model) footer(budget int) []string {
 	}
 	switch {
 	case m.ask != nil:
-		line = styled(st.question, m.ask.text)
+		line = styled(st.question, safetext.Escape(m.ask.text))
 	case m.mode != inputNone:
 		label, help := m.inputText()
 		line = []string{st.bold.Render(label) + m.in.View()}
 		hint = styled(st.help, help)
 		if m.inErr != "" {
-			errs = styled(st.errText, m.inErr)
+			errs = styled(st.errText, safetext.Escape(m.inErr))
 		}
 	case m.message != "" && m.messageErr:
-		line = styled(st.errText, m.message)
+		line = styled(st.errText, safetext.Escape(m.message))
 	case m.message != "":
-		line = styled(st.okText, m.message)
+		line = styled(st.okText, safetext.Escape(m.message))
 	default:
 		line = []string{""}
 	}
@@ -235,7 +269,7 @@ func (m *Model) inputText() (label, hint string) {
 			now = "now: " + m.filter.text
 		}
 		return "filter: ", fmt.Sprintf("Node ids (%s) and message kinds (%s), e.g. 3 OK; routine kinds (%s) show only when named. enter on an empty line clears the filter (%s); esc keeps it.",
-			scenarios.NewMembers(m.nodes), strings.Join(info.Kinds, ", "), strings.Join(info.Routine, ", "), now)
+			m.members, strings.Join(info.Kinds, ", "), strings.Join(info.Routine, ", "), now)
 	case inputSave:
 		what := "the scenario as it was played (you took no action)"
 		if len(m.ss.user) > 0 {
@@ -259,7 +293,7 @@ func (m *Model) narrationLines(maxLines int) []string {
 	st := &m.st
 	var out []string
 	for _, s := range says {
-		for _, l := range wrap("“"+s+"”", m.width-2) {
+		for _, l := range wrap("“"+safetext.Escape(s)+"”", m.width-2) {
 			out = append(out, " "+st.narration.Render(l))
 		}
 	}
@@ -303,7 +337,7 @@ func (m *Model) history(height int) []string {
 	for _, i := range m.ss.says {
 		r := m.ss.steps[i].recs[0]
 		at := fmt.Sprintf("%12s ", export.MS(r.At)+"ms")
-		for k, l := range wrap("“"+r.Action.Text+"”", m.width-len(at)) {
+		for k, l := range wrap("“"+safetext.Escape(r.Action.Text)+"”", m.width-len(at)) {
 			if k > 0 {
 				at = strings.Repeat(" ", len(at))
 			}
@@ -382,22 +416,21 @@ func (m *Model) label(n sim.NodeView, group string) string {
 // messages.
 func (m *Model) nodePanel(width, height int) []string {
 	st := &m.st
-	views := map[algo.ID]sim.NodeView{}
+	views := m.ss.s.Nodes() // ascending by id: the node at ring position i is views[m.byID[i]]
 	anyNotBooted := false
-	for _, n := range m.ss.s.Nodes() {
-		views[n.ID] = n
+	for _, n := range views {
 		anyNotBooted = anyNotBooted || m.notBooted(n)
 	}
 	groups, letter := m.ss.groups()
-	render := func(id algo.ID) string {
-		n := views[id]
-		text := m.label(n, letter[id])
-		style := st.status(n.Status)
-		if id == m.nodes[m.sel] {
+	// A label is drawn, styled, only where it shows: a list of many nodes shows a few rows.
+	render := func(i int, text string) string {
+		style := st.status(views[m.byID[i]].Status)
+		if i == m.sel {
 			return st.reverse.Render("[" + style.Render(text) + "]")
 		}
 		return " " + style.Render(text) + " "
 	}
+	labelAt := func(i int) string { return m.label(views[m.byID[i]], letter[m.nodes[i]]) }
 	isRing := m.opts.Config.Algorithm.Name == "ring"
 
 	var top []string
@@ -412,13 +445,15 @@ func (m *Model) nodePanel(width, height int) []string {
 	// A ring needs about a row for every two nodes, plus its top and bottom, or labels collide.
 	viewMin, viewWant := n/2+3, n+5
 	useRing := n <= listAbove && avail >= viewMin
-	var labels []string
+	var labels []string // unstyled
+	cell := 0           // the width of a label in the list, its marks included
 	if !useRing {
 		labels = make([]string, n)
-		for i, id := range m.nodes {
-			labels[i] = render(id)
+		for i := range n {
+			labels[i] = labelAt(i)
+			cell = max(cell, ansi.StringWidth(labels[i])+2)
 		}
-		viewWant = listRows(labels, width)
+		viewWant = listRows(n, cell, width)
 		viewMin = viewWant // a list is no use cut short: it has all the rows it can
 	}
 	view := max(0, min(viewMin, avail))
@@ -441,19 +476,19 @@ func (m *Model) nodePanel(width, height int) []string {
 		if isRing {
 			head += st.help.Render("  ring order ↻ clockwise")
 		}
-		body = m.ring(render, width, view, isRing)
+		body = m.ring(func(i int) string { return render(i, labelAt(i)) }, width, view, isRing)
 	} else {
 		if isRing {
 			head += st.help.Render("  ring order: row by row")
 		}
-		body = nodeList(labels, width, view, m.sel)
+		body = nodeList(n, cell, width, view, m.sel, func(i int) string { return render(i, labels[i]) })
 	}
 	lines := append(append([]string{head}, top...), body...)
 	if legendN > 0 {
 		lines = append(append(lines, ""), legend...)
 	}
 	flights := m.ss.s.InFlight()
-	bottom := m.nodeLines(views[m.nodes[m.sel]], letter, flights, selN)
+	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN)
 	lines = pad(lines, height-len(bottom)-1-avail)
 	lines = append(lines, bottom...)
 	head = fmt.Sprintf("in flight: %d", len(flights))
@@ -588,7 +623,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 
 // ring places the nodes round an ellipse, in ring order clockwise from the top. With arrows,
 // a mark between each node and the next shows the way the ring runs.
-func (m *Model) ring(render func(algo.ID) string, width, height int, arrows bool) []string {
+func (m *Model) ring(render func(int) string, width, height int, arrows bool) []string {
 	if height < 3 {
 		return pad(nil, height)
 	}
@@ -620,7 +655,7 @@ func (m *Model) ring(render func(algo.ID) string, width, height int, arrows bool
 	}
 	for _, i := range order {
 		theta := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		label := render(m.nodes[i])
+		label := render(i)
 		w := ansi.StringWidth(label)
 		fx, fy := at(theta)
 		x := max(0, min(int(math.Round(fx))-w/2, width-w))
@@ -669,40 +704,30 @@ func arrow(dx, dy float64) string {
 	return []string{"←", "↖", "↑", "↗", "→", "↘", "↓", "↙", "←"}[int(math.Round(a))+4]
 }
 
-// listRows is how many rows the list of labels takes at width.
-func listRows(labels []string, width int) int {
-	cols := listCols(labels, width)
-	return (len(labels) + cols - 1) / cols
+// listRows is how many rows a list of n labels, cell columns each, takes at width.
+func listRows(n, cell, width int) int {
+	cols := listCols(cell, width)
+	return (n + cols - 1) / cols
 }
 
-func listCols(labels []string, width int) int {
-	cell := 0
-	for _, l := range labels {
-		cell = max(cell, ansi.StringWidth(l))
-	}
-	return max(1, width/(cell+1))
-}
+func listCols(cell, width int) int { return max(1, width/(cell+1)) }
 
-// nodeList lays the nodes out in columns, in ring order row by row, in height rows at most, the
-// selected node in view.
-func nodeList(labels []string, width, height, sel int) []string {
+// nodeList lays the n nodes out in columns of cell columns, in ring order row by row, in height
+// rows at most, the selected node in view; render draws node i.
+func nodeList(n, cell, width, height, sel int, render func(int) string) []string {
 	if height <= 0 {
 		return nil
 	}
-	cols := listCols(labels, width)
-	cell := 0
-	for _, l := range labels {
-		cell = max(cell, ansi.StringWidth(l))
-	}
+	cols := listCols(cell, width)
 	first := 0
 	if sel/cols >= height {
 		first = (sel/cols - height + 1) * cols
 	}
 	var out []string
-	for i := first; i < len(labels) && len(out) < height; i += cols {
+	for i := first; i < n && len(out) < height; i += cols {
 		var b strings.Builder
-		for j := i; j < min(i+cols, len(labels)); j++ {
-			l := labels[j]
+		for j := i; j < min(i+cols, n); j++ {
+			l := render(j)
 			b.WriteString(l + strings.Repeat(" ", cell+1-ansi.StringWidth(l)))
 		}
 		out = append(out, b.String())
@@ -872,13 +897,13 @@ func (m *Model) endReport(e *ending, width int) []string {
 		add(fmt.Sprintf("expectations: %d of %d hold", hold, len(e.results)))
 		for _, r := range e.results {
 			if r.OK {
-				add(st.okText.Render("  ✓ ") + r.Expectation.String())
+				add(st.okText.Render("  ✓ ") + safetext.Escape(r.Expectation.String()))
 			} else {
 				text := r.Expectation.String()
 				if r.Detail != "" {
 					text += " — " + r.Detail
 				}
-				add(st.errText.Render("  ✗ " + text))
+				add(st.errText.Render("  ✗ " + safetext.Escape(text)))
 			}
 		}
 	}

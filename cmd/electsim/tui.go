@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
@@ -65,8 +67,32 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 		return usagef("%v", err)
 	}
 	defer m.Close()
-	// The program restores the terminal on every way out: q, ctrl+c, a signal, a panic.
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out)).Run(); err != nil {
+	// The program restores the terminal on every way out: q, ctrl+c, a signal, a panic. A signal
+	// — kill's TERM, an INT from outside the terminal, the terminal's HUP — ends it as it ends
+	// electsim run: with 128 + the signal's number, as a shell reports a process it killed.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	caught := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			caught <- s
+			p.Kill() // Run restores the terminal and returns
+		case <-done:
+		}
+	}()
+	_, err = p.Run()
+	signal.Stop(sigs)
+	close(done)
+	select {
+	case s := <-caught:
+		m.Close()
+		os.Exit(128 + int(s.(syscall.Signal)))
+	default:
+	}
+	if err != nil {
 		return fmt.Errorf("the terminal UI failed: %v", err)
 	}
 	if err := m.Err(); err != nil {
