@@ -347,12 +347,18 @@ func (w *walk) afterInput(now time.Duration) error {
 	if twin, err := w.encode(w.twin, now); err != nil {
 		return err
 	} else if twin != enc {
+		if _, err := w.encodeTries(w.node, now, 16); err != nil {
+			return err
+		}
 		return w.fail("a node and its copy, handed the same inputs, encode differently:\n  node %x\n  copy %x", enc, twin)
 	}
 	// The copies put aside have not changed.
 	for _, s := range w.snaps {
 		got := string(s.node.AppendState(nil, s.now))
 		if got != s.enc || s.node.State() != s.st {
+			if _, err := w.encodeTries(s.node, s.now, 16); err != nil {
+				return err
+			}
 			return w.fail("a copy made by Clone after input %d changed when the node was handed inputs since (Clone is not deep): it encoded %x, now %x", s.at, s.enc, got)
 		}
 		if s.st != st && s.enc == enc {
@@ -441,6 +447,13 @@ func (w *walk) compareOn(prev snapshot, now time.Duration, chain []timed) error 
 		}
 		encA, encB := string(a.AppendState(nil, ea.Time)), string(b.AppendState(nil, eb.Time))
 		if !sameEffects(ea, eb) || a.State() != b.State() || encA != encB {
+			// An encoding that changes from one call to the next says so first.
+			if _, err := w.encodeTries(a, ea.Time, 16); err != nil {
+				return err
+			}
+			if _, err := w.encodeTries(b, eb.Time, 16); err != nil {
+				return err
+			}
 			var given []string
 			for _, t := range chain[:i+1] {
 				given = append(given, fmt.Sprintf("%s %s later", t.in, algo.FormatDuration(t.after)))
@@ -487,6 +500,9 @@ func (w *walk) driveCopy(before string) error {
 		return err
 	}
 	if after != before || w.node.State() != st {
+		if _, err := w.encodeTries(w.node, now, 16); err != nil {
+			return err
+		}
 		return w.fail("the node changed when a copy of it made by Clone was handed %s (Clone is not deep): it encoded %x, now %x",
 			strings.Join(given, ", "), before, after)
 	}
@@ -496,9 +512,14 @@ func (w *walk) driveCopy(before string) error {
 // encode returns n's encoding at now, checking that AppendState appends and gives the same
 // bytes every time.
 func (w *walk) encode(n algo.Node, now time.Duration) (string, error) {
+	return w.encodeTries(n, now, 3)
+}
+
+// encodeTries is encode, encoding again tries times.
+func (w *walk) encodeTries(n algo.Node, now time.Duration, tries int) (string, error) {
 	enc := string(n.AppendState(nil, now))
 	const prefix = "prefix"
-	for range 3 {
+	for range tries {
 		again := n.AppendState([]byte(prefix), now)
 		if !strings.HasPrefix(string(again), prefix) {
 			return "", w.fail("AppendState changed the bytes it was handed: %q became %q", prefix, again)
