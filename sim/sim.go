@@ -19,6 +19,7 @@ type Sim struct {
 	cfg     Config
 	cluster *algo.Cluster
 	net     *network.Network
+	netRand *pcgRand  // the network's random source, kept so that Clone can copy it
 	nodes   []nodeRec // ascending id
 	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
 	crashes uint32    // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
@@ -58,6 +59,7 @@ type Sim struct {
 	wg       sync.WaitGroup
 	stopped  bool
 	busy     bool // a Step or RunUntil is under way, or one panicked (see enter)
+	asleep   bool // a clone whose goroutines are not started yet: the first Step or RunUntil starts them
 }
 
 // nodeRec is the engine's record of one node: what nearly every step of the node touches, and
@@ -89,7 +91,7 @@ type nodeExt struct {
 
 	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
 	held []int32           // slab indices of inputs that arrived while paused, in order
-	rng  *rand.Rand        // made on first use
+	rng  *pcgRand          // made on first use
 	disk map[string]uint64 // the node's stable storage: a crash does not touch it
 }
 
@@ -170,12 +172,13 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.MaxScheduled <= 0 {
 		cfg.MaxScheduled = DefaultMaxScheduled
 	}
-	net, err := network.New(cfg.Network, rand.New(rand.NewPCG(cfg.Seed, streamNetwork)))
+	netRand := newPCGRand(cfg.Seed, streamNetwork)
+	net, err := network.New(cfg.Network, &netRand.r)
 	if err != nil {
 		return nil, err
 	}
 	net.Nodes(cluster.Sorted)
-	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
+	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
 	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
@@ -230,15 +233,22 @@ func New(cfg Config) (*Sim, error) {
 
 	if cfg.Engine == Goroutine {
 		s.ext = make([]nodeExt, len(s.nodes))
-		s.handback = make(chan struct{})
-		s.holder = s.handback
-		for i := range s.nodes {
-			s.ext[i].inbox = make(chan struct{})
-			s.wg.Add(1)
-			go s.serve(&s.nodes[i])
-		}
+		s.spawn()
 	}
 	return s, nil
+}
+
+// spawn starts the goroutine engine's node goroutines, one per node, each waiting for its first
+// input.
+func (s *Sim) spawn() {
+	s.asleep = false
+	s.handback = make(chan struct{})
+	s.holder = s.handback
+	for i := range s.nodes {
+		s.ext[i].inbox = make(chan struct{})
+		s.wg.Add(1)
+		go s.serve(&s.nodes[i])
+	}
 }
 
 // Schedule adds an action to the run, at a.At — as if it had been a line of the scenario: it
@@ -326,6 +336,9 @@ func (s *Sim) enter() {
 		panic("sim: a node panicked in an earlier step; this run cannot go on")
 	}
 	s.busy = true
+	if s.asleep {
+		s.spawn()
+	}
 }
 
 // next removes the next event due at or before limit and makes it the current step, s.cur: the
@@ -543,7 +556,7 @@ func (s *Sim) Close() {
 	}
 	s.stopped = true
 	s.done = true
-	if s.cfg.Engine != Goroutine {
+	if s.cfg.Engine != Goroutine || s.asleep {
 		return
 	}
 	for i := range s.nodes {
@@ -1143,9 +1156,9 @@ func (e *nodeEnv) CancelTimer(name string) {
 func (e *nodeEnv) Rand() *rand.Rand {
 	x := e.s.x(e.n.idx)
 	if x.rng == nil {
-		x.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15))
+		x.rng = newPCGRand(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15)
 	}
-	return x.rng
+	return &x.rng.r
 }
 
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }
