@@ -18,10 +18,10 @@ import (
 // is shared.
 //
 // A copy is how the TUI keeps checkpoints to step back to, and how an explorer tries one branch
-// of a run after another. A copy on the goroutine engine starts goroutines of its own only when
-// it first steps: a copy kept as a checkpoint and never stepped costs memory, not goroutines.
-// Close a copy that is not run to its end, as any run. The copy of a run that has ended has
-// ended too.
+// of a run after another. On the goroutine engine a copy has goroutines of its own, each started
+// when its node is first handed an input in the copy: a copy kept as a checkpoint costs memory,
+// not goroutines, and one stepped a little starts a few. Close a copy that is not run to its
+// end, as any run. The copy of a run that has ended has ended too.
 //
 // Clone panics if a node panicked in an earlier step (the run cannot go on; see Step).
 func (s *Sim) Clone() *Sim {
@@ -78,7 +78,10 @@ func (s *Sim) Clone() *Sim {
 		}
 	}
 	c.mon = s.mon.clone(c)
-	c.asleep = s.cfg.Engine == Goroutine && !s.stopped
+	if s.cfg.Engine == Goroutine {
+		c.handback = make(chan struct{})
+		c.holder = c.handback
+	}
 	return c
 }
 

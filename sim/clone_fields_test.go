@@ -39,7 +39,6 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"handback": fresh, "holder": fresh, "wg": fresh, // the copy's goroutines', when they start
 		"until": value, "stopped": value,
 		"panicked": fresh, "busy": fresh, // Clone refuses a run a node panicked in
-		"asleep": fresh, // set: a copy on the goroutine engine starts its goroutines when it first steps
 	},
 	reflect.TypeFor[nodeRec](): {
 		"node": byAlgo, "env": fresh, "last": value, "idx": value, "down": value, "paused": value, "_": value,
@@ -47,6 +46,8 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 	},
 	reflect.TypeFor[nodeEnv](): {"s": fresh, "n": fresh}, // pointing at the copy
 	reflect.TypeFor[nodeExt](): {
+		// What the goroutine engine hands a node's goroutine: the copy starts the node's goroutine
+		// when it first hands it an input.
 		"inbox": fresh, "job": fresh, "main": fresh, "baton": fresh, "before": fresh, "replyTo": fresh,
 		"more": copied, "held": copied, "rng": copied, "disk": copied,
 	},

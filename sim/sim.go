@@ -59,7 +59,6 @@ type Sim struct {
 	wg       sync.WaitGroup
 	stopped  bool
 	busy     bool // a Step or RunUntil is under way, or one panicked (see enter)
-	asleep   bool // a clone whose goroutines are not started yet: the first Step or RunUntil starts them
 }
 
 // nodeRec is the engine's record of one node: what nearly every step of the node touches, and
@@ -233,22 +232,23 @@ func New(cfg Config) (*Sim, error) {
 
 	if cfg.Engine == Goroutine {
 		s.ext = make([]nodeExt, len(s.nodes))
-		s.spawn()
+		s.handback = make(chan struct{})
+		s.holder = s.handback
 	}
 	return s, nil
 }
 
-// spawn starts the goroutine engine's node goroutines, one per node, each waiting for its first
-// input.
-func (s *Sim) spawn() {
-	s.asleep = false
-	s.handback = make(chan struct{})
-	s.holder = s.handback
-	for i := range s.nodes {
-		s.ext[i].inbox = make(chan struct{})
-		s.wg.Add(1)
-		go s.serve(&s.nodes[i])
-	}
+// start starts node n's goroutine, on the goroutine engine, when it is first handed an input:
+// a node that never is — crashed from the start, or in a copy of a run kept as a checkpoint and
+// stepped only a little — costs no goroutine. Out of line: a node's goroutine may call it, and
+// its stack is to stay small (see handle).
+//
+//go:noinline
+func (s *Sim) start(n *nodeRec) {
+	x := &s.ext[n.idx]
+	x.inbox = make(chan struct{})
+	s.wg.Add(1)
+	go s.serve(n)
 }
 
 // Schedule adds an action to the run, at a.At — as if it had been a line of the scenario: it
@@ -336,9 +336,6 @@ func (s *Sim) enter() {
 		panic("sim: a node panicked in an earlier step; this run cannot go on")
 	}
 	s.busy = true
-	if s.asleep {
-		s.spawn()
-	}
 }
 
 // next removes the next event due at or before limit and makes it the current step, s.cur: the
@@ -556,11 +553,13 @@ func (s *Sim) Close() {
 	}
 	s.stopped = true
 	s.done = true
-	if s.cfg.Engine != Goroutine || s.asleep {
+	if s.cfg.Engine != Goroutine {
 		return
 	}
 	for i := range s.nodes {
-		close(s.ext[i].inbox)
+		if s.ext[i].inbox != nil { // started
+			close(s.ext[i].inbox)
+		}
 	}
 	s.wg.Wait()
 }
@@ -889,6 +888,9 @@ func (s *Sim) call(n *nodeRec, j *job, main int, before Status, baton bool) turn
 // callGoroutine is call on the goroutine engine, up to the end of n's part in it.
 func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton bool) turn {
 	x := &s.ext[n.idx]
+	if x.inbox == nil {
+		s.start(n)
+	}
 	switch {
 	case x.inbox == s.holder && baton:
 		// This goroutine is n's own: it handles j itself, back at the top of its stack.
