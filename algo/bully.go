@@ -299,3 +299,18 @@ func countIDs(n int, what string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node. Its lists of ids and its timing are the cluster's, shared.
+func (b *Bully) Clone() Node {
+	c := *b
+	return &c
+}
+
+// AppendState writes the node's id and what it reports: a Bully node keeps nothing else — no
+// times, no rounds. Its lists of ids follow from its id.
+func (b *Bully) AppendState(buf []byte, now time.Duration) []byte {
+	buf = appendID(buf, b.id)
+	return appendNodeState(buf, b.st)
+}

@@ -147,19 +147,24 @@ func leaseRoles(c *Cluster) (lock, res ID) {
 
 // watchStaleWrites judges no-stale-write on the resource's ACCEPTs: each carries the token of
 // the write it took.
-func watchStaleWrites() func(Message) (bool, []ID, string) {
-	var highest uint64
-	return func(m Message) (bool, []ID, string) {
-		if m.Kind != KindAccept {
-			return false, nil, ""
-		}
-		if m.Term < highest {
-			return true, []ID{m.To, m.From}, fmt.Sprintf("the resource accepted token %d from %d after token %d", m.Term, m.To, highest)
-		}
-		highest = m.Term
+func watchStaleWrites() Watcher { return &staleWrites{} }
+
+// staleWrites remembers the highest token the resource has accepted so far.
+type staleWrites struct{ highest uint64 }
+
+func (w *staleWrites) Sent(m Message) (bool, []ID, string) {
+	if m.Kind != KindAccept {
 		return false, nil, ""
 	}
+	if m.Term < w.highest {
+		return true, []ID{m.To, m.From}, fmt.Sprintf("the resource accepted token %d from %d after token %d", m.Term, m.To, w.highest)
+	}
+	w.highest = m.Term
+	return false, nil, ""
 }
+
+func (w *staleWrites) Clone() Watcher              { c := *w; return &c }
+func (w *staleWrites) AppendState(b []byte) []byte { return appendUint(b, w.highest) }
 
 func newLeaseConfig(c *Cluster) *leaseConfig {
 	return sharedConfig(c, "lease", makeLeaseConfig)
@@ -464,4 +469,42 @@ func (l *Lease) Timer(env Env, name string) {
 			l.acquire(env, "retry")
 		}
 	}
+}
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node with requests of its own; the timing is shared.
+func (l *Lease) Clone() Node {
+	c := *l
+	c.asked = slices.Clone(l.asked)
+	return &c
+}
+
+// AppendState writes the node's id (its role follows from it) and its state. Of its deadlines —
+// the end of its lease, the lease it granted, the grace after a crash — what matters is how
+// long is left, or that they have passed; of its requests, only those whose GRANT would still
+// give a lease, as onGrant treats the others as never asked.
+func (l *Lease) AppendState(b []byte, now time.Duration) []byte {
+	b = appendID(b, l.id)
+	b = appendNodeState(b, l.st)
+	// a candidate
+	b = appendUint(b, l.token)
+	b = appendDeadline(b, l.holdsUntil, now)
+	b = appendID(b, l.seq)
+	var live []request
+	for _, r := range l.asked {
+		if r.at+l.cfg.ttl > now {
+			live = append(live, r)
+		}
+	}
+	b = appendUint(b, uint64(len(live)))
+	for _, r := range live {
+		b = appendID(b, r.seq)
+		b = appendDeadline(b, r.at+l.cfg.ttl, now)
+	}
+	// the lock service
+	b = appendID(b, l.holder)
+	b = appendUint(b, l.granted)
+	b = appendDeadline(b, l.expires, now)
+	return appendDeadline(b, l.grace, now)
 }

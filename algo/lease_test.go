@@ -272,7 +272,7 @@ func TestWatchStaleWrites(t *testing.T) {
 		{m: leaseMsg(KindWrite, 1, 5, 0, 1)},
 		{m: leaseMsg(KindAccept, 5, 3, 0, 3)},
 	} {
-		bad, who, detail := watch(c.m)
+		bad, who, detail := watch.Sent(c.m)
 		if bad != c.bad || !slices.Equal(who, c.who) {
 			t.Errorf("%d: %v: violation %v %v (%s), want %v %v", i, c.m, bad, who, detail, c.bad, c.who)
 		}

@@ -197,3 +197,27 @@ func (l *LowestID) choose(env Env, why string) {
 			strings.Join(reasons, "; "), lowest, view, who)
 	}
 }
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node with a view of its own; the list of ids and the timing are
+// shared.
+func (l *LowestID) Clone() Node {
+	c := *l
+	c.heard = slices.Clone(l.heard)
+	return &c
+}
+
+// AppendState writes what the node reports, whether it is still listening, and its view: for
+// each node, how long ago it was last heard — or -1 for one not in the view, or heard longer
+// ago than timeout, which the node drops from its view when it next looks.
+func (l *LowestID) AppendState(b []byte, now time.Duration) []byte {
+	b = appendID(b, l.id)
+	b = appendNodeState(b, l.st)
+	b = appendBool(b, l.listening)
+	b = appendUint(b, uint64(len(l.heard)))
+	for _, t := range l.heard {
+		b = appendRecent(b, t, now, l.cfg.timeout) // notHeard is never, written as -1 too
+	}
+	return b
+}

@@ -83,6 +83,28 @@ type Node interface {
 	Elect(env Env)
 	// State reports the node's status, the leader it believes in and its term.
 	State() State
+
+	// Clone returns an independent copy of the node: handing inputs to either never changes
+	// the other. What every node of the cluster reads and nobody writes — the cluster's lists,
+	// the algorithm's timing — may be shared. The engine clones every node to copy a run: a
+	// checkpoint to step back to, a branch an explorer tries.
+	Clone() Node
+
+	// AppendState appends to b an encoding of everything in the node's state that can change
+	// what it does from now on, and returns the extended slice. Two nodes of one cluster whose
+	// encodings are equal — even at different times now — behave alike: handed the same inputs
+	// after the same delays, with the same stable storage and random draws, they send the same
+	// messages, set the same timers and report the same states. (Their notes may still differ:
+	// a note may quote a time.) It is what an explorer fingerprints a state with, to visit each
+	// state once.
+	//
+	// The encoding is canonical: the same state gives the same bytes, whatever the order a map
+	// iterates in or where the node lives in memory. The times a node keeps are written
+	// relative to now — a follower that heard its leader 20ms ago encodes alike at 100ms and at
+	// 300ms — and a time that can no longer matter (a deadline passed, a heartbeat older than
+	// the timeout) as one value. What the engine keeps for a node — its timers, its stable
+	// storage, its random source — is not the node's to encode.
+	AppendState(b []byte, now time.Duration) []byte
 }
 
 // Status is what a node believes about its own role. Crashed and paused are not statuses of the

@@ -548,3 +548,37 @@ func (r *Raft) index(id ID) int {
 	}
 	return i
 }
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node with votes and answers of its own; the list of ids and the
+// timing are shared.
+func (r *Raft) Clone() Node {
+	c := *r
+	c.votes = slices.Clone(r.votes)
+	c.heard = slices.Clone(r.heard)
+	return &c
+}
+
+// AppendState writes the node's term and vote, its status and leader, and what only some
+// statuses read: the votes counted, which only a candidate counts (a new election clears them),
+// and when each node last answered, which only a leader with check-quorum asks (becoming leader
+// resets it). The election timeout last drawn shows only in notes: it is left out.
+func (r *Raft) AppendState(b []byte, now time.Duration) []byte {
+	b = appendID(b, r.id)
+	b = appendUint(b, r.disk.term)
+	b = appendID(b, r.disk.votedFor)
+	b = appendNodeState(b, State{Status: r.status, Leader: r.leader})
+	if r.status == Candidate {
+		b = appendUint(b, uint64(r.nvotes))
+		for _, v := range r.votes {
+			b = appendBool(b, v)
+		}
+	}
+	if r.status == Leader && r.cfg.checkQuorum {
+		for _, t := range r.heard {
+			b = appendRecent(b, t, now, r.cfg.electionLo)
+		}
+	}
+	return b
+}

@@ -148,9 +148,18 @@ type Info struct {
 type Monitor struct {
 	Property string // its name in summaries, expectations and the checker: "no-stale-write"
 	Help     string // what it promises, in one sentence
-	// Watch returns a fresh judge for one run. The engine shows it every message sent, in
-	// order; it returns broken when one breaks the property, with the nodes involved and why.
-	Watch func() func(m Message) (broken bool, nodes []ID, detail string)
+	// Watch returns a fresh judge for one run.
+	Watch func() Watcher
+}
+
+// Watcher judges one run for a Monitor. The engine shows it every message sent, in order.
+type Watcher interface {
+	// Sent judges m: broken when it breaks the property, with the nodes involved and why.
+	Sent(m Message) (broken bool, nodes []ID, detail string)
+	// Clone and AppendState are a Node's (see Node), for what the watcher remembers of the
+	// run: an engine copying the run copies its judges too.
+	Clone() Watcher
+	AppendState(b []byte) []byte
 }
 
 // IsRoutine reports whether kind is background traffic for this algorithm.

@@ -2,6 +2,8 @@ package algo
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -493,4 +495,49 @@ func (r *Ring) Timer(env Env, name string) {
 			r.initiate(env, fmt.Sprintf("no HEARTBEAT from %d for %s", r.leader, FormatDuration(r.cfg.timeout)))
 		}
 	}
+}
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node that shares with it only the ring order and timing.
+func (r *Ring) Clone() Node {
+	c := *r
+	c.suspect = maps.Clone(r.suspect)
+	c.passed, c.announced = r.passed.clone(), r.announced.clone()
+	c.pending = slices.Clone(r.pending)
+	return &c
+}
+
+// AppendState writes the node's round and what it knows of it, the suspects it still skips and
+// the hops waiting for an ACK. Its successor and place in the ring follow from its id; whether
+// its ELECTED has come back round (lapDone) shows only in notes.
+func (r *Ring) AppendState(b []byte, now time.Duration) []byte {
+	b = appendID(b, r.id)
+	b = appendNodeState(b, State{Status: r.status, Leader: r.leader})
+	b = appendUint(b, r.round)
+	b = appendBool(b, r.participant)
+	b = r.passed.appendTo(b)
+	b = r.announced.appendTo(b)
+	// A suspicion that has run out is as good as none (successor skips only those still
+	// running), and stays run out: it is left out.
+	var suspects []ID
+	for id, until := range r.suspect {
+		if until > now {
+			suspects = append(suspects, id)
+		}
+	}
+	slices.Sort(suspects) // not the map's order
+	b = appendUint(b, uint64(len(suspects)))
+	for _, id := range suspects {
+		b = appendID(b, id)
+		b = appendDeadline(b, r.suspect[id], now)
+	}
+	// Of a hop's send time, what matters is when its ACK is overdue.
+	b = appendUint(b, uint64(len(r.pending)))
+	for _, h := range r.pending {
+		b = appendID(b, h.to)
+		b = appendMessage(b, h.m)
+		b = appendDeadline(b, h.sentAt+r.cfg.answer, now)
+	}
+	return b
 }

@@ -7,10 +7,13 @@
 // events.
 //
 // Two engines run the same state machines. The goroutine engine (the default) gives every node
-// a goroutine with an unbuffered inbox; the scheduler hands one input at a time to one node and
-// waits until the node has handled it, so exactly one node runs at a time. The inline engine
-// calls the nodes directly from the event loop, with no goroutines, for large sweeps.
+// a goroutine with an unbuffered inbox, started when the node is first handed an input; the
+// scheduler hands one input at a time to one node and waits until the node has handled it, so
+// exactly one node runs at a time. The inline engine calls the nodes directly from the event
+// loop, with no goroutines, for large sweeps.
 //
 // Drive a run one event at a time with Sim.Step (the TUI does), or to the end with Sim.Run.
-// Always Close a Sim that was not run to the end, to stop its goroutines.
+// Sim.Clone copies a run between two steps: the copy and the original go on independently,
+// each as the run alone would. Always Close a Sim that was not run to the end, to stop its
+// goroutines.
 package sim

@@ -514,6 +514,10 @@ func (n *panicker) Receive(env algo.Env, m algo.Message) {}
 func (n *panicker) Timer(env algo.Env, name string)      {}
 func (n *panicker) Elect(env algo.Env)                   {}
 func (n *panicker) State() algo.State                    { return algo.State{} }
+func (n *panicker) Clone() algo.Node                     { c := *n; return &c }
+func (n *panicker) AppendState(b []byte, _ time.Duration) []byte {
+	return fmt.Appendf(b, "%d;", n.id)
+}
 
 // catch runs f and returns what it panicked with, or nil.
 func catch(f func()) (p any) {

@@ -130,7 +130,7 @@ type monitor struct {
 // watcher is one of the algorithm's own monitors in a run.
 type watcher struct {
 	property string
-	judge    func(algo.Message) (bool, []algo.ID, string)
+	judge    algo.Watcher
 }
 
 func (m *monitor) init(s *Sim) {
@@ -159,7 +159,7 @@ func (m *monitor) init(s *Sim) {
 // sent shows a message just sent to the algorithm's own monitors.
 func (m *monitor) sent(msg algo.Message) {
 	for _, w := range m.watchers {
-		if broken, nodes, detail := w.judge(msg); broken {
+		if broken, nodes, detail := w.judge.Sent(msg); broken {
 			slices.Sort(nodes)
 			m.violations = append(m.violations, Violation{Property: w.property, From: m.s.now, To: m.s.now,
 				Nodes: nodes, Detail: detail})

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"testing"
@@ -47,6 +48,10 @@ func (n *namer) Receive(env algo.Env, m algo.Message) {
 func (n *namer) Timer(env algo.Env, name string) { *n.fired = append(*n.fired, name) }
 func (n *namer) Elect(env algo.Env)              {}
 func (n *namer) State() algo.State               { return algo.State{} }
+func (n *namer) Clone() algo.Node                { c := *n; return &c } // what it records is the test's
+func (n *namer) AppendState(b []byte, _ time.Duration) []byte {
+	return binary.AppendVarint(b, int64(n.id))
+}
 
 // Kinds and timer names are matched by what they say, not where they are kept; a kind the
 // algorithm did not declare is counted under its own name; a node's timers beyond the four its

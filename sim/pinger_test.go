@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"time"
 
 	"electsim/algo"
@@ -64,6 +65,10 @@ func (n *pinger) Timer(env algo.Env, name string) {
 
 func (n *pinger) Elect(env algo.Env) {}
 func (n *pinger) State() algo.State  { return algo.State{} }
+func (n *pinger) Clone() algo.Node   { c := *n; return &c }
+func (n *pinger) AppendState(b []byte, _ time.Duration) []byte {
+	return fmt.Appendf(b, "%d %d %d;", n.id, n.sent, n.ticks)
+}
 
 // claimer is a test algorithm with terms: at boot, node id claims leadership of term
 // claims[id] (if it has one). It lets the tests break one-leader-per-term on purpose.
@@ -95,6 +100,10 @@ func (n *claimer) Elect(env algo.Env) {
 	}
 }
 func (n *claimer) State() algo.State { return n.st }
+func (n *claimer) Clone() algo.Node  { c := *n; return &c } // claims is the test's, read only
+func (n *claimer) AppendState(b []byte, _ time.Duration) []byte {
+	return fmt.Appendf(b, "%d %v;", n.id, n.st)
+}
 
 // looper is a broken algorithm: node 1 sends itself a message with no delay, for ever.
 type looper struct{ id algo.ID }
@@ -113,3 +122,7 @@ func (n *looper) Receive(env algo.Env, m algo.Message) { env.Send(1, algo.Messag
 func (n *looper) Timer(env algo.Env, name string)      {}
 func (n *looper) Elect(env algo.Env)                   {}
 func (n *looper) State() algo.State                    { return algo.State{} }
+func (n *looper) Clone() algo.Node                     { c := *n; return &c }
+func (n *looper) AppendState(b []byte, _ time.Duration) []byte {
+	return fmt.Appendf(b, "%d;", n.id)
+}

@@ -123,6 +123,14 @@ func (byteNode) Timer(algo.Env, string)          {}
 func (byteNode) Elect(algo.Env)                  {}
 func (byteNode) State() algo.State               { return algo.State{} }
 
+// The stubs keep no state worth copying: a copy is the value itself.
+func (n stubNode) Clone() algo.Node                            { return n }
+func (stubNode) AppendState(b []byte, _ time.Duration) []byte  { return b }
+func (n emptyNode) Clone() algo.Node                           { return n }
+func (emptyNode) AppendState(b []byte, _ time.Duration) []byte { return b }
+func (n byteNode) Clone() algo.Node                            { return n }
+func (byteNode) AppendState(b []byte, _ time.Duration) []byte  { return b }
+
 // statePtr finds where a node's state starts whatever the node's type: the pointer itself, the
 // place of a value, or nothing at all.
 func TestStatePtr(t *testing.T) {

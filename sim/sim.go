@@ -19,6 +19,7 @@ type Sim struct {
 	cfg     Config
 	cluster *algo.Cluster
 	net     *network.Network
+	netRand *pcgRand  // the network's random source, kept so that Clone can copy it
 	nodes   []nodeRec // ascending id
 	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
 	crashes uint32    // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
@@ -89,7 +90,7 @@ type nodeExt struct {
 
 	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
 	held []int32           // slab indices of inputs that arrived while paused, in order
-	rng  *rand.Rand        // made on first use
+	rng  *pcgRand          // made on first use
 	disk map[string]uint64 // the node's stable storage: a crash does not touch it
 }
 
@@ -170,12 +171,13 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.MaxScheduled <= 0 {
 		cfg.MaxScheduled = DefaultMaxScheduled
 	}
-	net, err := network.New(cfg.Network, rand.New(rand.NewPCG(cfg.Seed, streamNetwork)))
+	netRand := newPCGRand(cfg.Seed, streamNetwork)
+	net, err := network.New(cfg.Network, &netRand.r)
 	if err != nil {
 		return nil, err
 	}
 	net.Nodes(cluster.Sorted)
-	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
+	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
 	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
@@ -232,13 +234,21 @@ func New(cfg Config) (*Sim, error) {
 		s.ext = make([]nodeExt, len(s.nodes))
 		s.handback = make(chan struct{})
 		s.holder = s.handback
-		for i := range s.nodes {
-			s.ext[i].inbox = make(chan struct{})
-			s.wg.Add(1)
-			go s.serve(&s.nodes[i])
-		}
 	}
 	return s, nil
+}
+
+// start starts node n's goroutine, on the goroutine engine, when it is first handed an input:
+// a node that never is — crashed from the start, or in a copy of a run kept as a checkpoint and
+// stepped only a little — costs no goroutine. Out of line: a node's goroutine may call it, and
+// its stack is to stay small (see handle).
+//
+//go:noinline
+func (s *Sim) start(n *nodeRec) {
+	x := &s.ext[n.idx]
+	x.inbox = make(chan struct{})
+	s.wg.Add(1)
+	go s.serve(n)
 }
 
 // Schedule adds an action to the run, at a.At — as if it had been a line of the scenario: it
@@ -547,7 +557,9 @@ func (s *Sim) Close() {
 		return
 	}
 	for i := range s.nodes {
-		close(s.ext[i].inbox)
+		if s.ext[i].inbox != nil { // started
+			close(s.ext[i].inbox)
+		}
 	}
 	s.wg.Wait()
 }
@@ -876,6 +888,9 @@ func (s *Sim) call(n *nodeRec, j *job, main int, before Status, baton bool) turn
 // callGoroutine is call on the goroutine engine, up to the end of n's part in it.
 func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton bool) turn {
 	x := &s.ext[n.idx]
+	if x.inbox == nil {
+		s.start(n)
+	}
 	switch {
 	case x.inbox == s.holder && baton:
 		// This goroutine is n's own: it handles j itself, back at the top of its stack.
@@ -1143,9 +1158,9 @@ func (e *nodeEnv) CancelTimer(name string) {
 func (e *nodeEnv) Rand() *rand.Rand {
 	x := e.s.x(e.n.idx)
 	if x.rng == nil {
-		x.rng = rand.New(rand.NewPCG(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15))
+		x.rng = newPCGRand(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15)
 	}
-	return x.rng
+	return &x.rng.r
 }
 
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }

@@ -1,0 +1,176 @@
+package sim
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"unsafe"
+)
+
+// Clone returns an independent copy of the run as it stands between two steps, on the same
+// engine: the copy and the original, each stepped on, give exactly the trace and summary the
+// original alone would have given — byte for byte — and neither changes the other. Everything
+// that changes as a run goes is copied: the clock and step count, the event queue (messages in
+// flight, timers, actions to come), what paused nodes hold, every node's state, timers, random
+// source and stable storage, the network's partitions, cuts, per-link settings, FIFO
+// bookkeeping and random source, the monitors and metrics, the actions scheduled so far. What
+// the run was made from and nobody changes — its Config, the cluster, the algorithm's timing —
+// is shared.
+//
+// A copy is how the TUI keeps checkpoints to step back to, and how an explorer tries one branch
+// of a run after another. On the goroutine engine a copy has goroutines of its own, each started
+// when its node is first handed an input in the copy: a copy kept as a checkpoint costs memory,
+// not goroutines, and one stepped a little starts a few. Close a copy that is not run to its
+// end, as any run. The copy of a run that has ended has ended too.
+//
+// Clone panics if a node panicked in an earlier step (the run cannot go on; see Step).
+func (s *Sim) Clone() *Sim {
+	if s.busy {
+		panic("sim: a node panicked in an earlier step; this run cannot go on")
+	}
+	c := &Sim{
+		// What the run was made from, never changed: shared.
+		cfg: s.cfg, cluster: s.cluster, firstID: s.firstID, contig: s.contig, byID: s.byID, idMap: s.idMap,
+
+		// Values.
+		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
+		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, cur: s.cur,
+		until: s.until, stopped: s.stopped,
+
+		// Copies.
+		netRand:    s.netRand.clone(),
+		epochs:     slices.Clone(s.epochs),
+		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
+		q:          s.q.clone(),
+		timerNames: slices.Clone(s.timerNames),
+		met:        s.met.clone(),
+
+		// What a node's call in progress fills, empty between steps: room of their own.
+		outbox:   make([]outgoing, 0, cap(s.outbox)),
+		timerbox: make([]timerPush, 0, cap(s.timerbox)),
+	}
+	c.net = s.net.Clone(&c.netRand.r)
+	c.nodes = makeBig[nodeRec](len(s.nodes))
+	for i := range s.nodes {
+		n, cn := &s.nodes[i], &c.nodes[i]
+		*cn = *n // its state as reported, flags and timers
+		cn.env = nodeEnv{s: c, n: cn}
+		if n.node != nil {
+			cn.node = n.node.Clone()
+		}
+	}
+	if s.ext != nil {
+		c.ext = make([]nodeExt, len(s.ext))
+		for i := range s.ext {
+			x, cx := &s.ext[i], &c.ext[i]
+			// What the goroutine engine hands a node's goroutine is the copy's own, made
+			// when its goroutines start; what the node keeps is copied.
+			cx.more = slices.Clone(x.more)
+			cx.held = slices.Clone(x.held) // slab indices: the copied queue's are the same
+			cx.rng = x.rng.clone()
+			cx.disk = maps.Clone(x.disk)
+		}
+	}
+	if s.pfr.states != nil {
+		c.pfr.states = make([]unsafe.Pointer, len(c.nodes))
+		for i := range c.nodes {
+			c.newState(&c.nodes[i])
+		}
+	}
+	c.mon = s.mon.clone(c)
+	if s.cfg.Engine == Goroutine {
+		c.handback = make(chan struct{})
+		c.holder = c.handback
+	}
+	return c
+}
+
+// pcgRand is a random source a copy of the run can copy: the *rand.Rand handed out, and the PCG
+// it draws from, whose state is two numbers.
+type pcgRand struct {
+	r   rand.Rand
+	pcg rand.PCG
+}
+
+func newPCGRand(seed, stream uint64) *pcgRand {
+	p := &pcgRand{pcg: *rand.NewPCG(seed, stream)}
+	p.r = *rand.New(&p.pcg)
+	return p
+}
+
+// clone returns a source that draws what p would draw next; nil for nil.
+func (p *pcgRand) clone() *pcgRand {
+	if p == nil {
+		return nil
+	}
+	c := &pcgRand{pcg: p.pcg}
+	c.r = *rand.New(&c.pcg)
+	return c
+}
+
+// clone returns a copy of the queue: the same events under the same slab indices, in lanes
+// and a heap of the same shape. The spare lane blocks are not copied: the copy makes its own.
+func (q *queue) clone() queue {
+	c := queue{heap: slices.Clone(q.heap), used: q.used, free: slices.Clone(q.free), seq: q.seq, n: q.n}
+	c.slab = make([][]event, len(q.slab))
+	for k, b := range q.slab {
+		c.slab[k] = makeBig[event](len(b))
+		copy(c.slab[k], b)
+	}
+	for i := range q.lanes {
+		c.lanes[i] = q.lanes[i].clone()
+	}
+	return c
+}
+
+// clone returns a copy of the lane with blocks of its own, of the same sizes.
+func (l *lane) clone() lane {
+	c := *l
+	c.first, c.last = nil, nil
+	var prev *keyBlock
+	for b := l.first; b != nil; b = b.next {
+		nb := &keyBlock{keys: slices.Clone(b.keys)}
+		if prev == nil {
+			c.first = nb
+		} else {
+			prev.next = nb
+		}
+		prev = nb
+		if b == l.last {
+			c.last = nb
+			break
+		}
+	}
+	return c
+}
+
+func (m *metrics) clone() metrics {
+	c := *m
+	c.kinds = slices.Clone(m.kinds)
+	c.sent, c.delivered, c.dropped = slices.Clone(m.sent), slices.Clone(m.delivered), slices.Clone(m.dropped)
+	return c
+}
+
+// clone returns a copy of the monitor for the copy s of its run. The roles are read only once
+// the run is made: shared.
+func (m *monitor) clone(s *Sim) monitor {
+	c := *m
+	c.s = s
+	c.watchers = make([]watcher, len(m.watchers))
+	for i, w := range m.watchers {
+		c.watchers[i] = watcher{property: w.property, judge: w.judge.Clone()}
+	}
+	if m.split != nil {
+		v := *m.split
+		v.Nodes = slices.Clone(v.Nodes)
+		c.split = &v
+	}
+	c.termLeader = maps.Clone(m.termLeader)
+	c.belief = slices.Clone(m.belief)
+	c.recoveries = slices.Clone(m.recoveries)
+	c.violations = slices.Clone(m.violations)
+	for i := range c.violations {
+		c.violations[i].Nodes = slices.Clone(c.violations[i].Nodes)
+	}
+	return c
+}
