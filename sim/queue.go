@@ -27,10 +27,14 @@ type event struct {
 	from  int32  // deliver: index of the sender
 	epoch uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
 	gen   uint32 // timer: the generation of its slot when queued
-	aux   int32  // timer: slot index; action: index into Sim.actions
+	aux   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
 	value algo.ID
 	term  uint64
 }
+
+// heldDelivery marks a delivery that arrived at a paused node and got through: it waits for the
+// node to resume, and its link, judged when it arrived, is not judged again.
+const heldDelivery int32 = 1
 
 // Events at the same virtual time run in two classes: scenario actions (and boot) first, in the
 // order they were given, then the events the run itself schedules, in the order they were

@@ -387,8 +387,14 @@ func (s *Sim) next(limit time.Duration) bool {
 				continue
 			}
 		}
-		// A paused node handles nothing; what is due meanwhile waits, in order.
-		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.lost(n, e)) {
+		// A paused node handles nothing; what is due meanwhile waits, in order. A message is
+		// judged when it arrives, paused receiver or not: one its link or a crash stops is
+		// dropped now, as it would be anyway; one that gets through waits, and is handled on
+		// resume whatever the links are by then.
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.dropReason(n, e) != network.Delivered) {
+			if e.kind == evDeliver {
+				e.aux = heldDelivery
+			}
 			x := s.x(e.node)
 			x.held = append(x.held, idx)
 			continue
@@ -600,13 +606,7 @@ func (s *Sim) addNote(i int, note string) {
 }
 
 func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
-	reason := network.Delivered
-	if s.lost(n, e) {
-		reason = network.Crashed
-	} else if s.net.Blocking() {
-		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
-	}
-	if reason != network.Delivered {
+	if reason := s.dropReason(n, e); reason != network.Delivered {
 		s.met.dropped[e.mkind]++
 		if s.tracing {
 			s.traceMsg(RecDrop, s.message(e), 0, reason)
@@ -619,6 +619,19 @@ func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 		main = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
 	}
 	return s.call(n, &job{kind: callReceive, ev: e}, main, n.status(), baton)
+}
+
+// dropReason says why delivery e, for node n, is dropped as it arrives, or network.Delivered:
+// it is lost to a crash, or its link is cut now. A delivery held while n was paused got through
+// when it arrived, and its link is not judged again (a crash since has dropped it already).
+func (s *Sim) dropReason(n *nodeRec, e *event) network.Reason {
+	switch {
+	case s.lost(n, e):
+		return network.Crashed
+	case e.aux != heldDelivery && s.net.Blocking():
+		return s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
+	}
+	return network.Delivered
 }
 
 // lost reports whether delivery e, for node n, is lost to a crash: n is down, or crashed since
