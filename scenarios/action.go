@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -244,7 +245,7 @@ func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
 // link reads "A->B".
 func (p *parser) link(t *token) *network.Link {
 	a, b, ok := strings.Cut(t.text, "->")
-	if !ok {
+	if !ok || a == "" || b == "" {
 		p.fail(t, "expected a link such as 1->2, got %q", t.text)
 		return nil
 	}
@@ -262,10 +263,43 @@ func (p *parser) link(t *token) *network.Link {
 
 // optLink reads an optional "A->B" link.
 func (p *parser) optLink() *network.Link {
+	p.miswrittenLink()
 	if t := p.peek(); t != nil && t.kind == tWord && strings.Contains(t.text, "->") {
 		return p.link(p.next())
 	}
 	return nil
+}
+
+// linkAlike matches a link written with some other arrow than "->": "1-2", "1→2", "1=>2",
+// "1>2", "1-->2".
+var linkAlike = regexp.MustCompile(`^([0-9]+)(?:-+|–|—|→|⟶|=+>|-{2,}>|~+>|>)([0-9]+)$`)
+
+// arrows are what a link's arrow is mistaken for when written apart: "1 -> 2", "1 - 2".
+var arrows = []string{"->", "-", "–", "—", "→", "⟶", "=>", ">", "-->"}
+
+// miswrittenLink fails, saying how to write it, when the next tokens are a link written another
+// way — "1-2", "1→2", "1 -> 2" — rather than a link, a node or a value that is simply wrong.
+func (p *parser) miswrittenLink() {
+	t := p.peek()
+	if t == nil || t.kind != tWord {
+		return
+	}
+	if m := linkAlike.FindStringSubmatch(t.text); m != nil {
+		p.fail(t, "expected a link such as 1->2, got %q: write it %s->%s", t.text, m[1], m[2])
+		return
+	}
+	if p.pos+2 < len(p.toks) {
+		arrow, to := p.toks[p.pos+1], p.toks[p.pos+2]
+		if arrow.kind == tWord && slices.Contains(arrows, arrow.text) && to.kind == tWord && isID(t.text) && isID(to.text) {
+			p.fail(t, "expected a link such as 1->2, got %q: write it %s->%s, without spaces", t.text+" "+arrow.text+" "+to.text, t.text, to.text)
+		}
+	}
+}
+
+// isID reports whether text is written as a node id: digits.
+func isID(text string) bool {
+	n, err := strconv.Atoi(text)
+	return err == nil && n > 0
 }
 
 func (p *parser) percent() float64 {
@@ -312,11 +346,15 @@ func (p *parser) action() sim.Action {
 			break
 		}
 	case sim.Cut:
+		p.miswrittenLink()
 		if t := p.word("the link to cut, such as 1->2"); t != nil {
 			a.Link = p.link(t)
 		}
 	case sim.Heal:
 		a.Link = p.optLink()
+		if t := p.peek(); t != nil && a.Link == nil && p.err == nil {
+			p.fail(t, "unexpected %q: heal takes nothing (it heals every link) or one cut link, such as heal 1->2", t.text)
+		}
 	case sim.SetDelay:
 		a.Link = p.optLink()
 		t := p.word("a delay such as 10ms or 5ms..15ms")
