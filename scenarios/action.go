@@ -94,8 +94,11 @@ func ParseAt(text string, members *Members) (sim.Action, error) {
 	return a, nil
 }
 
-// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5".
+// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5", "0ms crash 5".
 func FormatAt(a sim.Action) string {
+	if a.At == 0 {
+		return "0ms " + a.String()
+	}
 	return algo.FormatDuration(a.At) + " " + a.String()
 }
 
@@ -117,7 +120,8 @@ type parser struct {
 	pos     int
 	line    int
 	members *Members
-	endCol  int // the column just past the line, for "expected ... at end of line"
+	endCol  int    // the column just past the line, for "expected ... at end of line"
+	op      sim.Op // the action being read: whether a node may be `leader`
 	err     *Error
 }
 
@@ -187,11 +191,23 @@ func (p *parser) duration(what string) time.Duration {
 	return d
 }
 
-// node reads one id and checks it is a member.
+// node reads one id and checks it is a member — or `leader`, where the action takes it.
 func (p *parser) node(t *token) algo.ID {
+	why := sim.WhyNotLeader(p.op)
+	if t.text == "leader" && p.op != 0 {
+		if why != "" {
+			p.fail(t, "%s", why)
+			return 0
+		}
+		return sim.AgreedLeader
+	}
 	n, err := strconv.Atoi(t.text)
 	if err != nil || n <= 0 {
-		p.fail(t, "expected a node id (a positive whole number), got %q", t.text)
+		if p.op != 0 && why == "" {
+			p.fail(t, "expected a node id (a positive whole number) or leader, got %q", t.text)
+		} else {
+			p.fail(t, "expected a node id (a positive whole number), got %q", t.text)
+		}
 		return 0
 	}
 	id := algo.ID(n)
@@ -230,7 +246,11 @@ func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
 			break
 		}
 		if seen[id] {
-			p.fail(t, "node %d is named twice", id)
+			if id == sim.AgreedLeader {
+				p.fail(t, "leader is named twice")
+			} else {
+				p.fail(t, "node %d is named twice", id)
+			}
 			break
 		}
 		seen[id] = true
@@ -332,9 +352,14 @@ func (p *parser) action() sim.Action {
 		return sim.Action{}
 	}
 	a := sim.Action{Op: op}
+	p.op = op
 	switch op {
 	case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
-		a.Nodes = p.nodes(fmt.Sprintf("the node(s) to %s, such as %s 3 or %s 2 4", op, op, op), map[algo.ID]bool{})
+		example := fmt.Sprintf("%s 3 or %s 2 4", op, op)
+		if sim.WhyNotLeader(op) == "" {
+			example = fmt.Sprintf("%s 3, %s 2 4 or %s leader", op, op, op)
+		}
+		a.Nodes = p.nodes(fmt.Sprintf("the node(s) to %s, such as %s", op, example), map[algo.ID]bool{})
 	case sim.Partition:
 		seen := map[algo.ID]bool{}
 		for {

@@ -39,6 +39,11 @@ func TestParseActionForms(t *testing.T) {
 		{`say Node 5, the "leader" → gone  # note`, sim.Action{}, ""}, // a quote inside unquoted text is an error
 		{"say Node 5, the leader, crashes", sim.Action{Op: sim.Say, Text: "Node 5, the leader, crashes"}, `say "Node 5, the leader, crashes"`},
 		{"break", sim.Action{Op: sim.Break}, "break"},
+		{"crash leader", sim.Action{Op: sim.Crash, Nodes: []algo.ID{sim.AgreedLeader}}, "crash leader"},
+		{"pause 2, leader", sim.Action{Op: sim.Pause, Nodes: []algo.ID{2, sim.AgreedLeader}}, "pause 2 leader"},
+		{"elect leader", sim.Action{Op: sim.Elect, Nodes: []algo.ID{sim.AgreedLeader}}, "elect leader"},
+		{"partition leader", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{sim.AgreedLeader}}}, "partition leader"},
+		{"partition 1 2|leader 3", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {sim.AgreedLeader, 3}}}, "partition 1 2 | leader 3"},
 	}
 	for _, tt := range tests {
 		got, err := ParseAction(tt.text, five)
@@ -69,10 +74,18 @@ func TestParseActionErrors(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break); the line ends here"},
 		{"crush 5", `column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
-		{"crash", "column 6: expected the node(s) to crash, such as crash 3 or crash 2 4"},
+		{"crash", "column 6: expected the node(s) to crash, such as crash 3, crash 2 4 or crash leader"},
+		{"recover", "column 8: expected the node(s) to recover, such as recover 3 or recover 2 4"},
 		{"crash 7", "column 7: unknown node 7 (nodes are 1..5)"},
-		{"crash 0", `column 7: expected a node id (a positive whole number), got "0"`},
-		{"crash five", `column 7: expected a node id (a positive whole number), got "five"`},
+		{"crash 0", `column 7: expected a node id (a positive whole number) or leader, got "0"`},
+		{"crash five", `column 7: expected a node id (a positive whole number) or leader, got "five"`},
+		{"recover five", `column 9: expected a node id (a positive whole number), got "five"`},
+		{"crash leader leader", "column 14: leader is named twice"},
+		{"partition leader | 1 leader", "column 22: leader is named twice"},
+		{"recover leader", "column 9: recover takes node ids, not leader: the leader is a live node, never a crashed one — name the node to recover (the trace of a crash leader says which node it was)"},
+		{"resume 2 leader", "column 10: resume takes node ids, not leader: by the time a paused leader resumes, the others may agree on another — name the node to resume (the trace of a pause leader says which node it was)"},
+		{"cut leader->2", "column 5: a link joins two node ids, not leader — to cut the leader off from the others, write partition leader"},
+		{"delay 1->leader 5ms", "column 10: a link joins two node ids, not leader — to cut the leader off from the others, write partition leader"},
 		{"crash 2 2", "column 9: node 2 is named twice"},
 		{"partition 1 2 | 3 1", "column 19: node 1 is named twice"},
 		{"partition 1 2 |", "column 16: expected a group of nodes, such as partition 1 2 | 3 4 5"},

@@ -38,6 +38,8 @@ type Sim struct {
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
 
+	haltAction *Action // the action the run stopped at because it could not happen, if it did
+
 	pfr prefetcher
 
 	cur        event       // the current step's event: a copy, its queue slot is free again
@@ -682,6 +684,11 @@ func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
 
 // act applies a scenario action.
 func (s *Sim) act(a *Action) {
+	if a.NamesLeader() {
+		if a = s.resolveLeader(a); a == nil {
+			return // no leader: the run stops here
+		}
+	}
 	switch a.Op {
 	case Say:
 		s.emit(Record{Type: RecSay, Action: a})
@@ -699,6 +706,9 @@ func (s *Sim) act(a *Action) {
 		if s.tracing {
 			s.addNote(main, fmt.Sprintf(format, args...))
 		}
+	}
+	if a.Leader > 0 && a.Op != Partition { // a partition's text says it: "leader (node 5) | 1"
+		note("the leader, node %d: every live node names it", a.Leader)
 	}
 	switch a.Op {
 	case Crash:

@@ -114,6 +114,9 @@ type Summary struct {
 	// Halted says why the run ended early, at End, instead of running to its end time: see
 	// Config.StallSteps and Config.MaxScheduled. It is empty for a run that ran its course.
 	Halted string
+	// HaltAction is the scenario action the run stopped at because it could not happen — one
+	// naming `leader` at an instant when no node led — when that is why it halted.
+	HaltAction *Action
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -131,7 +134,7 @@ func (s *Sim) Summary() Summary {
 		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
-		Halted: s.halted,
+		Halted: s.halted, HaltAction: s.haltAction,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom

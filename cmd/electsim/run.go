@@ -216,9 +216,6 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
 	}
 	tl.flush()
-	if sum.Halted != "" {
-		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), sum.Halted)
-	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {
 			return fmt.Errorf("--trace %s: %v", of.trace, err)
@@ -249,6 +246,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		}
 		report(stdout, p, cfg, sum)
 		reportExpectations(stdout, p, results)
+	}
+	if sum.Halted != "" {
+		return haltedError(sc, sum)
 	}
 	for _, r := range results {
 		if !r.OK {
