@@ -63,11 +63,10 @@ func (s *Sim) whyNoLeader() string {
 	case len(names) == 1 && names[0] == 0:
 		return "no live node names a leader"
 	}
-	const most = 4
 	var parts []string
 	for i, l := range names {
-		if i == most {
-			parts = append(parts, fmt.Sprintf("… %d other leaders named", len(names)-most))
+		if i == maxListed {
+			parts = append(parts, fmt.Sprintf("… %s more leaders named", thousands(int64(len(names)-maxListed))))
 			break
 		}
 		parts = append(parts, s.naming(who[l], l))
@@ -77,14 +76,9 @@ func (s *Sim) whyNoLeader() string {
 
 // naming writes "nodes 1 2 name 5, which is crashed", for the nodes ids that name leader l.
 func (s *Sim) naming(ids []algo.ID, l algo.ID) string {
-	const most = 6
-	subject := "node " + joinIDs(ids, " ")
-	verb := "names"
+	subject, verb := "node "+joinIDs(ids, " "), "names"
 	if len(ids) > 1 {
-		subject, verb = "nodes "+joinIDs(ids[:min(len(ids), most)], " "), "name"
-		if len(ids) > most {
-			subject += fmt.Sprintf(" … (%d in all)", len(ids))
-		}
+		subject, verb = "nodes "+listIDs(ids, " "), "name"
 	}
 	if l == 0 {
 		return subject + " " + verb + " nobody"

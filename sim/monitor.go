@@ -41,7 +41,7 @@ func (v Violation) String() string {
 	case 1:
 		s += ": node " + joinIDs(v.Nodes, " ")
 	default:
-		s += ": nodes " + joinIDs(v.Nodes, " ")
+		s += ": nodes " + listIDs(v.Nodes, " ")
 	}
 	if v.Detail != "" {
 		s += " (" + v.Detail + ")"

@@ -40,6 +40,8 @@ type Sim struct {
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
+	mem memory
+
 	pfr prefetcher
 
 	cur        event       // the current step's event: a copy, its queue slot is free again
@@ -172,12 +174,19 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.MaxScheduled <= 0 {
 		cfg.MaxScheduled = DefaultMaxScheduled
 	}
+	if cfg.MaxMemory <= 0 {
+		cfg.MaxMemory = DefaultMaxMemory
+	}
 	net, err := network.New(cfg.Network, rand.New(rand.NewPCG(cfg.Seed, streamNetwork)))
 	if err != nil {
 		return nil, err
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, tracing: cfg.Trace}
+	s.mem = memory{limit: cfg.MaxMemory, next: memCheckEvery}
+	if err := s.mem.checkNodeMemory(&cfg, cluster); err != nil {
+		return nil, err
+	}
 	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
@@ -513,9 +522,11 @@ func (s *Sim) Run() Summary {
 }
 
 // The default guards against runs that cannot finish (Config.StallSteps, Config.MaxScheduled).
+// Twenty million events hold about 1.3 GB of queue (40 bytes of payload and 24 of key each);
+// Config.MaxMemory bounds the whole run's memory besides.
 const (
 	DefaultStallSteps   = 5_000_000
-	DefaultMaxScheduled = 20_000_000 // about 1.5 GB of queue
+	DefaultMaxScheduled = 20_000_000
 )
 
 // finish ends the run at its end time — or where it stalled, or at its first agreed leader
@@ -1216,6 +1227,9 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	from, to := s.idOf(n.idx), s.idOf(o.to)
 	s.met.sent[o.kind]++
 	s.sent++
+	if s.sent >= s.mem.next {
+		s.checkMemory()
+	}
 	if s.mon.watchers != nil {
 		s.mon.sent(s.outMessage(from, to, o))
 	}
