@@ -175,3 +175,26 @@ func TestViolationOfNoDurationSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// Among many nodes a summary names the first ten of a list and says how many there are: the
+// agreement of 20,000 nodes that name no leader is one line, not twenty thousand ids.
+func TestLongNodeListsAreCut(t *testing.T) {
+	cfg := fixed(t, "bully", 25, 10*ms, sim.Inline)
+	cfg.RunFor = 1 * ms
+	sum := run(t, cfg)
+	i := slices.IndexFunc(sum.Violations, func(v sim.Violation) bool { return v.Property == sim.Agreement })
+	if i < 0 {
+		t.Fatalf("violations %v, want agreement", sum.Violations)
+	}
+	want := "nodes 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 … (24 in all) name no leader; node 25 names 25"
+	if d := sum.Violations[i].Detail; d != want {
+		t.Errorf("agreement: %q, want %q", d, want)
+	}
+	v := sim.Violation{Property: sim.AtMostOneLeader, From: ms, To: 2 * ms}
+	for id := range algo.ID(12) {
+		v.Nodes = append(v.Nodes, id+1)
+	}
+	if got, want := v.String(), "at-most-one-leader 1ms–2ms: nodes 1 2 3 4 5 6 7 8 9 10 … (12 in all)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
