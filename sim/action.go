@@ -131,7 +131,15 @@ func (a Action) writeIDs(b *strings.Builder, ids []algo.ID) {
 
 // NamesLeader reports whether the action names `leader` (AgreedLeader) anywhere.
 func (a Action) NamesLeader() bool {
-	return slices.Contains(a.nodeIDs(), AgreedLeader)
+	if slices.Contains(a.Nodes, AgreedLeader) {
+		return true
+	}
+	for _, g := range a.Groups {
+		if slices.Contains(g, AgreedLeader) {
+			return true
+		}
+	}
+	return a.Link != nil && (a.Link.From == AgreedLeader || a.Link.To == AgreedLeader)
 }
 
 // resolve returns the action as it happens with leader (positive) leading: a copy with

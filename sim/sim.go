@@ -697,7 +697,7 @@ func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
 func (s *Sim) act(a *Action) {
 	if a.NamesLeader() {
 		if a = s.resolveLeader(a); a == nil {
-			return // no leader: the run stops here
+			return // it cannot happen: the run stops here
 		}
 	}
 	switch a.Op {
