@@ -26,8 +26,9 @@ import (
 // accepted and, with fencing on, rejects a write that carries a lower one. With fencing off it
 // accepts it — a stale write, which the no-stale-write monitor catches.
 //
-// The lock service and the resource keep what must survive a crash on stable storage: the last
-// token granted, and the highest token accepted.
+// What must survive a crash is on stable storage: the lock service's last token granted, the
+// resource's highest token accepted, and each candidate's last request number — so that a GRANT
+// answering a request from before a candidate's crash never matches one it sends after.
 type Lease struct {
 	id        ID
 	lock, res ID // the lock service and the resource
@@ -38,7 +39,8 @@ type Lease struct {
 	// a candidate
 	token      uint64        // the fencing token of the lease I hold
 	holdsUntil time.Duration // when my lease runs out, by my clock
-	seq        ID            // the number of my last ACQUIRE or RENEW
+	seq        ID            // the number of my last ACQUIRE or RENEW, kept on stable storage too
+	before     ID            // the number of the last request of my lives before a crash, if any
 	asked      []request     // my requests of the last TTL: a GRANT runs from when I asked
 
 	// the lock service
@@ -83,6 +85,7 @@ const (
 const (
 	diskLastToken = "last-token" // lock service: the last fencing token granted
 	diskAccepted  = "accepted"   // resource: the highest token it has accepted
+	diskRequest   = "request"    // candidate: the number of its last ACQUIRE or RENEW
 )
 
 // PropNoStaleWrite is Lease's own property: the resource never accepts a write whose token is
@@ -235,6 +238,10 @@ func (l *Lease) Start(env Env) {
 			env.Note("resource up: highest token accepted so far %d; fencing %s", accepted, fencing)
 		}
 	default:
+		// My request numbers go on from where they were before a crash: a GRANT still on its
+		// way to my previous life answers a number I will never use again.
+		last, _ := env.Load(diskRequest)
+		l.seq, l.before = ID(last), ID(last)
 		l.acquire(env, "booted")
 	}
 }
@@ -256,17 +263,20 @@ func (l *Lease) acquire(env Env, why string) {
 		status = Follower
 	}
 	l.st = State{Status: status, Leader: l.st.Leader}
-	env.Send(l.lock, Message{Kind: KindAcquire, Value: l.ask(env.Now())})
+	env.Send(l.lock, Message{Kind: KindAcquire, Value: l.ask(env)})
 	env.SetTimer(timerRetry, l.cfg.retry)
 	if env.Tracing() {
 		env.Note("%s: ACQUIRE %d to the lock service %d", why, l.seq, l.lock)
 	}
 }
 
-// ask numbers a new request sent now and remembers when it was sent, forgetting requests older
-// than a TTL: a GRANT of one of those would be over already.
-func (l *Lease) ask(now time.Duration) ID {
+// ask numbers a new request sent now, writes the number to stable storage, and remembers when
+// it was sent, forgetting requests older than a TTL: a GRANT of one of those would be over
+// already.
+func (l *Lease) ask(env Env) ID {
+	now := env.Now()
 	l.seq++
+	env.Store(diskRequest, uint64(l.seq))
 	l.asked = slices.DeleteFunc(l.asked, func(r request) bool { return r.at+l.cfg.ttl <= now })
 	l.asked = append(l.asked, request{seq: l.seq, at: now})
 	return l.seq
@@ -399,6 +409,12 @@ func holderText(h ID) string {
 // lease is already over is ignored.
 func (l *Lease) onGrant(env Env, seq ID, token uint64) {
 	i := slices.IndexFunc(l.asked, func(r request) bool { return r.seq == seq })
+	if i < 0 && seq <= l.before {
+		if env.Tracing() {
+			env.Note("GRANT for my request %d with token %d: I sent it before I crashed, and it answers none of my requests since; ignored", seq, token)
+		}
+		return
+	}
 	if i < 0 || l.asked[i].at+l.cfg.ttl <= env.Now() {
 		if env.Tracing() {
 			env.Note("GRANT for my request %d with token %d: it arrived after the lease it gives ran out; ignored", seq, token)
@@ -445,7 +461,7 @@ func (l *Lease) Timer(env Env, name string) {
 	case timerRenew:
 		// "The holder renews its lease before it runs out."
 		if l.st.Status == Leader {
-			env.Send(l.lock, Message{Kind: KindRenew, Value: l.ask(env.Now())})
+			env.Send(l.lock, Message{Kind: KindRenew, Value: l.ask(env)})
 			env.SetTimer(timerRenew, l.cfg.renew)
 		}
 	case timerWrite:
@@ -491,6 +507,7 @@ func (l *Lease) AppendState(b []byte, now time.Duration) []byte {
 	b = appendUint(b, l.token)
 	b = appendDeadline(b, l.holdsUntil, now)
 	b = appendID(b, l.seq)
+	b = appendID(b, l.before)
 	var live []request
 	for _, r := range l.asked {
 		if r.at+l.cfg.ttl > now {

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -215,6 +216,38 @@ func TestLeaseCandidateLateGrants(t *testing.T) {
 	l.Receive(env, leaseMsg(KindGrant, 4, 1, 99, 1))
 	if l.holdsUntil != 500*ms {
 		t.Fatalf("until %v after an unknown GRANT", l.holdsUntil)
+	}
+}
+
+// A candidate's request numbers survive its crash: a recovered candidate numbers on from where
+// it was, so the GRANT of a request from its previous life — still on its way when it crashed —
+// answers no request of its new one. Were they reused, that GRANT would match the new request
+// of the same number, and the candidate would time a lease the lock service started before it
+// even asked: it would lead past the lease's end.
+func TestLeaseCandidateRestartNumbersOn(t *testing.T) {
+	l, env := leaseNode(t, 1)
+	l.Start(env) // ACQUIRE 1 at 0ms; the lock service grants it at 40ms, until 340ms
+	env.now = 20 * ms
+	// 1 crashes at 20ms and is back at 60ms: a fresh node with the same stable storage.
+	l = NewLease(1, bullyCluster(t, algoParams(t, "lease")))
+	env.Clear()
+	env.now = 60 * ms
+	l.Start(env)
+	wantSend(t, env, leaseMsg(KindAcquire, 1, 4, 2, 0))
+	env.Clear()
+	// The GRANT of its first life's ACQUIRE 1 arrives at 80ms.
+	env.now = 80 * ms
+	l.Receive(env, leaseMsg(KindGrant, 4, 1, 1, 1))
+	if l.State().Status == Leader {
+		t.Fatalf("a GRANT for the request of a previous life made the node lead until %v; the lock service's lease ended at 340ms", l.holdsUntil)
+	}
+	if !strings.Contains(env.Notes(), "request 1 with token 1: I sent it before I crashed") {
+		t.Fatalf("notes %q: want them to say the GRANT answers a request from before the crash", env.Notes())
+	}
+	// Its own request, 2, is what a GRANT must answer.
+	l.Receive(env, leaseMsg(KindGrant, 4, 1, 2, 1))
+	if l.State().Status != Leader || l.holdsUntil != 360*ms {
+		t.Fatalf("state %+v until %v after the GRANT of request 2, want leader until 360ms", l.State(), l.holdsUntil)
 	}
 }
 

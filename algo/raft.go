@@ -89,6 +89,9 @@ func raftInfo() *Info {
 		Warnings: func(c *Cluster) []string {
 			return raftWarnings(newRaftConfig(c), c.MaxDelay)
 		},
+		NodeMemory: func(n int) (int64, string) {
+			return 9 * int64(n), "a vote and a last-heard time for every node: 9 bytes a node"
+		},
 	}
 }
 

@@ -81,7 +81,7 @@ func TestCloneAndStateCoverEveryField(t *testing.T) {
 		},
 		reflect.TypeFor[Lease](): {
 			"id": "written", "st": "written", "token": "written", "holdsUntil": "written as a deadline",
-			"seq": "written", "asked": "copied, written while a GRANT would count",
+			"seq": "written", "before": "written", "asked": "copied, written while a GRANT would count",
 			"holder": "written", "granted": "written", "expires": "written as a deadline",
 			"grace": "written as a deadline",
 			"lock":  "follows from the cluster", "res": "follows from the cluster", "role": "follows from the id",

@@ -153,6 +153,17 @@ func (t *lastTimes) set(l Link, at time.Duration) {
 	t.m[l] = at
 }
 
+// mapLinkBytes is about what one link's entry costs in the FIFO bookkeeping's map, measured:
+// its key, its time, and the map's slack.
+const mapLinkBytes = 56
+
+// Bytes returns about how much memory the network holds that grows with the run: the FIFO
+// bookkeeping's table, or its map of the links used so far. Per-link settings, one per action,
+// are left out.
+func (n *Network) Bytes() int64 {
+	return int64(len(n.last.table))*8 + int64(len(n.last.m))*mapLinkBytes
+}
+
 // Nodes tells the network the ids of the run's nodes, before the first send: the links
 // between them are the only ones it will see.
 func (n *Network) Nodes(ids []algo.ID) {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,8 +94,11 @@ func ParseAt(text string, members *Members) (sim.Action, error) {
 	return a, nil
 }
 
-// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5".
+// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5", "0ms crash 5".
 func FormatAt(a sim.Action) string {
+	if a.At == 0 {
+		return "0ms " + a.String()
+	}
 	return algo.FormatDuration(a.At) + " " + a.String()
 }
 
@@ -116,7 +120,8 @@ type parser struct {
 	pos     int
 	line    int
 	members *Members
-	endCol  int // the column just past the line, for "expected ... at end of line"
+	endCol  int    // the column just past the line, for "expected ... at end of line"
+	op      sim.Op // the action being read: whether a node may be `leader`
 	err     *Error
 }
 
@@ -186,11 +191,23 @@ func (p *parser) duration(what string) time.Duration {
 	return d
 }
 
-// node reads one id and checks it is a member.
+// node reads one id and checks it is a member — or `leader`, where the action takes it.
 func (p *parser) node(t *token) algo.ID {
+	why := sim.WhyNotLeader(p.op)
+	if t.text == "leader" && p.op != 0 {
+		if why != "" {
+			p.fail(t, "%s", why)
+			return 0
+		}
+		return sim.AgreedLeader
+	}
 	n, err := strconv.Atoi(t.text)
 	if err != nil || n <= 0 {
-		p.fail(t, "expected a node id (a positive whole number), got %q", t.text)
+		if p.op != 0 && why == "" {
+			p.fail(t, "expected a node id (a positive whole number) or leader, got %q", t.text)
+		} else {
+			p.fail(t, "expected a node id (a positive whole number), got %q", t.text)
+		}
 		return 0
 	}
 	id := algo.ID(n)
@@ -229,7 +246,11 @@ func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
 			break
 		}
 		if seen[id] {
-			p.fail(t, "node %d is named twice", id)
+			if id == sim.AgreedLeader {
+				p.fail(t, "leader is named twice")
+			} else {
+				p.fail(t, "node %d is named twice", id)
+			}
 			break
 		}
 		seen[id] = true
@@ -244,7 +265,7 @@ func (p *parser) nodes(what string, seen map[algo.ID]bool) []algo.ID {
 // link reads "A->B".
 func (p *parser) link(t *token) *network.Link {
 	a, b, ok := strings.Cut(t.text, "->")
-	if !ok {
+	if !ok || a == "" || b == "" {
 		p.fail(t, "expected a link such as 1->2, got %q", t.text)
 		return nil
 	}
@@ -262,10 +283,43 @@ func (p *parser) link(t *token) *network.Link {
 
 // optLink reads an optional "A->B" link.
 func (p *parser) optLink() *network.Link {
+	p.miswrittenLink()
 	if t := p.peek(); t != nil && t.kind == tWord && strings.Contains(t.text, "->") {
 		return p.link(p.next())
 	}
 	return nil
+}
+
+// linkAlike matches a link written with some other arrow than "->": "1-2", "1→2", "1=>2",
+// "1>2", "1-->2".
+var linkAlike = regexp.MustCompile(`^([0-9]+)(?:-+|–|—|→|⟶|=+>|-{2,}>|~+>|>)([0-9]+)$`)
+
+// arrows are what a link's arrow is mistaken for when written apart: "1 -> 2", "1 - 2".
+var arrows = []string{"->", "-", "–", "—", "→", "⟶", "=>", ">", "-->"}
+
+// miswrittenLink fails, saying how to write it, when the next tokens are a link written another
+// way — "1-2", "1→2", "1 -> 2" — rather than a link, a node or a value that is simply wrong.
+func (p *parser) miswrittenLink() {
+	t := p.peek()
+	if t == nil || t.kind != tWord {
+		return
+	}
+	if m := linkAlike.FindStringSubmatch(t.text); m != nil {
+		p.fail(t, "expected a link such as 1->2, got %q: write it %s->%s", t.text, m[1], m[2])
+		return
+	}
+	if p.pos+2 < len(p.toks) {
+		arrow, to := p.toks[p.pos+1], p.toks[p.pos+2]
+		if arrow.kind == tWord && slices.Contains(arrows, arrow.text) && to.kind == tWord && isID(t.text) && isID(to.text) {
+			p.fail(t, "expected a link such as 1->2, got %q: write it %s->%s, without spaces", t.text+" "+arrow.text+" "+to.text, t.text, to.text)
+		}
+	}
+}
+
+// isID reports whether text is written as a node id: digits.
+func isID(text string) bool {
+	n, err := strconv.Atoi(text)
+	return err == nil && n > 0
 }
 
 func (p *parser) percent() float64 {
@@ -298,9 +352,14 @@ func (p *parser) action() sim.Action {
 		return sim.Action{}
 	}
 	a := sim.Action{Op: op}
+	p.op = op
 	switch op {
 	case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
-		a.Nodes = p.nodes(fmt.Sprintf("the node(s) to %s, such as %s 3 or %s 2 4", op, op, op), map[algo.ID]bool{})
+		example := fmt.Sprintf("%s 3 or %s 2 4", op, op)
+		if sim.WhyNotLeader(op) == "" {
+			example = fmt.Sprintf("%s 3, %s 2 4 or %s leader", op, op, op)
+		}
+		a.Nodes = p.nodes(fmt.Sprintf("the node(s) to %s, such as %s", op, example), map[algo.ID]bool{})
 	case sim.Partition:
 		seen := map[algo.ID]bool{}
 		for {
@@ -312,11 +371,15 @@ func (p *parser) action() sim.Action {
 			break
 		}
 	case sim.Cut:
+		p.miswrittenLink()
 		if t := p.word("the link to cut, such as 1->2"); t != nil {
 			a.Link = p.link(t)
 		}
 	case sim.Heal:
 		a.Link = p.optLink()
+		if t := p.peek(); t != nil && a.Link == nil && p.err == nil {
+			p.fail(t, "unexpected %q: heal takes nothing (it heals every link) or one cut link, such as heal 1->2", t.text)
+		}
 	case sim.SetDelay:
 		a.Link = p.optLink()
 		t := p.word("a delay such as 10ms or 5ms..15ms")

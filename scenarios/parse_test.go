@@ -178,6 +178,28 @@ expect no split-brain
 	}
 }
 
+// `leader` is kept as written: a scenario that names it is written back naming it, not the
+// node it turns out to be — and it is a node only in actions that take one.
+func TestFormatKeepsLeader(t *testing.T) {
+	sc, err := Parse("f.scn", []byte("nodes 3\nat 1s crash leader\nat 2s pause 1, leader\nat 3s partition leader|2\nat 4s elect leader\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "at 1s      crash leader\nat 2s      pause 1 leader\nat 3s      partition leader | 2\nat 4s      elect leader\n"
+	if got := Format(sc); !strings.HasSuffix(got, "\n\n"+want) {
+		t.Errorf("got\n%s\nwant it to end\n%s", got, want)
+	}
+	for src, msg := range map[string]string{
+		"ids 3 leader\n":                  "f.scn:1:7: expected a node id (a positive whole number), got \"leader\"",
+		"nodes 3\nexpect leader leader\n": "f.scn:2:15: expected a node id (a positive whole number), got \"leader\"",
+		"nodes 3\nat 1s recover leader\n": "f.scn:2:15: recover takes node ids, not leader",
+	} {
+		if _, err := Parse("f.scn", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), msg) {
+			t.Errorf("%q: %v, want %q", src, err, msg)
+		}
+	}
+}
+
 // genScenario draws a valid scenario: any directives, actions and expectations.
 func genScenario(t *rapid.T) *Scenario {
 	names := algo.Names()
@@ -227,7 +249,7 @@ func genScenario(t *rapid.T) *Scenario {
 	id := rapid.SampledFrom(sc.IDs)
 	for range rapid.IntRange(0, 8).Draw(t, "actions") {
 		a := sim.Action{At: time.Duration(rapid.Int64Range(0, int64(sc.RunFor/ms)).Draw(t, "at")) * ms}
-		switch rapid.IntRange(0, 5).Draw(t, "op") {
+		switch rapid.IntRange(0, 7).Draw(t, "op") {
 		case 0:
 			a.Op, a.Nodes = sim.Crash, []algo.ID{id.Draw(t, "n")}
 		case 1:
@@ -240,6 +262,10 @@ func genScenario(t *rapid.T) *Scenario {
 			a.Op, a.Groups = sim.Partition, [][]algo.ID{{sc.IDs[0]}}
 		case 5:
 			a.Op = sim.Break
+		case 6:
+			a.Op, a.Nodes = rapid.SampledFrom([]sim.Op{sim.Crash, sim.Pause, sim.Elect}).Draw(t, "leaderop"), []algo.ID{sim.AgreedLeader}
+		case 7:
+			a.Op, a.Groups = sim.Partition, [][]algo.ID{{sim.AgreedLeader}}
 		}
 		sc.Actions = append(sc.Actions, Step{Action: a})
 	}

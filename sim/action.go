@@ -59,22 +59,40 @@ type Action struct {
 	Delay  network.Delay // delay
 	Drop   float64       // drop, in percent (0 to 100)
 	Text   string        // say
+
+	// Leader is, in the trace's copy of an action that names `leader`, the node it was when
+	// the action happened — it stands in Nodes or Groups where AgreedLeader stood — or
+	// AgreedLeader itself when no node led, and the action could not happen (then AgreedLeader
+	// is not in Nodes: "crash leader 3" has Nodes [3]). It is 0 in an action yet to happen.
+	Leader algo.ID
 }
 
+// AgreedLeader stands, in the nodes of crash, pause and elect and in the groups of a
+// partition, for the scenario word `leader`: the node that every live node names as its leader,
+// and that leads, at the instant the action happens. A run in which an action names it at an
+// instant with no such node stops there (Summary.Halted). Recover and resume do not take it —
+// the leader is never crashed, and the node a pause took is not the one the others agree on by
+// the time it resumes — nor do links, which name two ids.
+const AgreedLeader algo.ID = -1
+
 // String writes the action in the scenario language, without its time: "crash 5",
-// "partition 1 2 | 3 4 5", "delay 1->2 300ms", `say "Who notices first?"`.
+// "partition 1 2 | 3 4 5", "delay 1->2 300ms", `say "Who notices first?"`, "crash leader".
+// Once the action has happened, it also says which node `leader` was: "crash leader (node 5)".
 func (a Action) String() string {
 	var b strings.Builder
 	b.WriteString(a.Op.String())
 	switch a.Op {
 	case Crash, Recover, Pause, Resume, Elect:
-		writeIDs(&b, a.Nodes)
+		if a.Leader == AgreedLeader {
+			b.WriteString(" leader")
+		}
+		a.writeIDs(&b, a.Nodes)
 	case Partition:
 		for i, g := range a.Groups {
 			if i > 0 {
 				b.WriteString(" |")
 			}
-			writeIDs(&b, g)
+			a.writeIDs(&b, g)
 		}
 	case Cut, Heal:
 		if a.Link != nil {
@@ -96,10 +114,70 @@ func (a Action) String() string {
 	return b.String()
 }
 
-func writeIDs(b *strings.Builder, ids []algo.ID) {
+// writeIDs writes ids as the action names them: `leader` for AgreedLeader, and for the node it
+// turned out to be, "leader (node 5)".
+func (a Action) writeIDs(b *strings.Builder, ids []algo.ID) {
 	for _, id := range ids {
-		b.WriteString(" " + strconv.Itoa(int(id)))
+		switch {
+		case id == AgreedLeader:
+			b.WriteString(" leader")
+		case a.Leader > 0 && id == a.Leader:
+			fmt.Fprintf(b, " leader (node %d)", id)
+		default:
+			b.WriteString(" " + strconv.Itoa(int(id)))
+		}
 	}
+}
+
+// NamesLeader reports whether the action names `leader` (AgreedLeader) anywhere.
+func (a Action) NamesLeader() bool {
+	if slices.Contains(a.Nodes, AgreedLeader) {
+		return true
+	}
+	for _, g := range a.Groups {
+		if slices.Contains(g, AgreedLeader) {
+			return true
+		}
+	}
+	return a.Link != nil && (a.Link.From == AgreedLeader || a.Link.To == AgreedLeader)
+}
+
+// resolve returns the action as it happens with leader (positive) leading: a copy with
+// AgreedLeader replaced by leader, and Leader set. It fails when the action names the leader's
+// id as well, which would then be named twice.
+func (a Action) resolve(leader algo.ID) (Action, error) {
+	if slices.Contains(a.nodeIDs(), leader) {
+		return a, fmt.Errorf("%s: the leader is node %d, which it names as well", a, leader)
+	}
+	swap := func(ids []algo.ID) []algo.ID {
+		out := slices.Clone(ids)
+		for i, id := range out {
+			if id == AgreedLeader {
+				out[i] = leader
+			}
+		}
+		return out
+	}
+	r := a
+	r.Leader = leader
+	r.Nodes = swap(a.Nodes)
+	if a.Groups != nil {
+		r.Groups = make([][]algo.ID, len(a.Groups))
+		for i, g := range a.Groups {
+			r.Groups[i] = swap(g)
+		}
+	}
+	return r, nil
+}
+
+// unresolved returns the trace's copy of an action that names `leader` at an instant when no
+// node leads: Leader is AgreedLeader, and AgreedLeader is gone from Nodes (it stays in Groups,
+// where String writes it as `leader`), so that nothing reads it as an id.
+func (a Action) unresolved() Action {
+	r := a
+	r.Leader = AgreedLeader
+	r.Nodes = slices.DeleteFunc(slices.Clone(a.Nodes), func(id algo.ID) bool { return id == AgreedLeader })
+	return r
 }
 
 // FormatPercent writes a percentage the way the scenario language reads it: "5%", "12.5%".
@@ -107,11 +185,12 @@ func FormatPercent(p float64) string {
 	return strconv.FormatFloat(p, 'f', -1, 64) + "%"
 }
 
-// validate checks an action against the cluster's ids.
+// validate checks an action against the cluster's ids. AgreedLeader is known: which node it
+// is, is decided when the action happens.
 func (a Action) validate(known func(algo.ID) bool) error {
 	check := func(ids []algo.ID) error {
 		for _, id := range ids {
-			if !known(id) {
+			if id != AgreedLeader && !known(id) {
 				return fmt.Errorf("%s: unknown node %d", a, id)
 			}
 		}
@@ -119,6 +198,9 @@ func (a Action) validate(known func(algo.ID) bool) error {
 	}
 	if a.At < 0 {
 		return fmt.Errorf("%s: negative time %s", a, a.At)
+	}
+	if a.NamesLeader() && WhyNotLeader(a.Op) != "" {
+		return fmt.Errorf("%s: %s", a, WhyNotLeader(a.Op))
 	}
 	switch a.Op {
 	case Crash, Recover, Pause, Resume, Elect:
@@ -154,9 +236,26 @@ func (a Action) validate(known func(algo.ID) bool) error {
 	return nil
 }
 
+// WhyNotLeader says why action op cannot name `leader`, or returns "" if it can.
+func WhyNotLeader(op Op) string {
+	switch op {
+	case Recover:
+		return "recover takes node ids, not leader: the leader is a live node, never a crashed one — name the node to recover (the trace of a crash leader says which node it was)"
+	case Resume:
+		return "resume takes node ids, not leader: by the time a paused leader resumes, the others may agree on another — name the node to resume (the trace of a pause leader says which node it was)"
+	case Cut, Heal, SetDelay, SetDrop:
+		return "a link joins two node ids, not leader — to cut the leader off from the others, write partition leader"
+	}
+	return ""
+}
+
 // NodeIDs lists the nodes a names — its nodes, its partition's groups, its link's ends — in the
-// order it names them.
+// order it names them. `leader` (AgreedLeader) is not among them until the action has happened.
 func (a Action) NodeIDs() []algo.ID {
+	return slices.DeleteFunc(a.nodeIDs(), func(id algo.ID) bool { return id == AgreedLeader })
+}
+
+func (a Action) nodeIDs() []algo.ID {
 	ids := slices.Clone(a.Nodes)
 	for _, g := range a.Groups {
 		ids = append(ids, g...)

@@ -35,7 +35,8 @@ func (s *Sim) Clone() *Sim {
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
 		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, cur: s.cur,
-		until: s.until, stopped: s.stopped,
+		until: s.until, stopped: s.stopped, mem: s.mem,
+		haltAction: s.haltAction, // never changed once set
 
 		// Copies.
 		netRand:    s.netRand.clone(),
@@ -111,7 +112,8 @@ func (p *pcgRand) clone() *pcgRand {
 // clone returns a copy of the queue: the same events under the same slab indices, in lanes
 // and a heap of the same shape. The spare lane blocks are not copied: the copy makes its own.
 func (q *queue) clone() queue {
-	c := queue{heap: slices.Clone(q.heap), used: q.used, free: slices.Clone(q.free), seq: q.seq, n: q.n}
+	c := queue{heap: slices.Clone(q.heap), used: q.used, free: slices.Clone(q.free), seq: q.seq, n: q.n,
+		slabBytes: q.slabBytes, blockBytes: q.blockBytes} // the copy's blocks are the same sizes
 	c.slab = make([][]event, len(q.slab))
 	for k, b := range q.slab {
 		c.slab[k] = makeBig[event](len(b))

@@ -37,8 +37,9 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"records": fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
 		"timerNames": copied, "met": copied, "mon": copied,
 		"handback": fresh, "holder": fresh, "wg": fresh, // the copy's goroutines', when they start
-		"until": value, "stopped": value,
-		"panicked": fresh, "busy": fresh, // Clone refuses a run a node panicked in
+		"until": value, "stopped": value, "mem": value,
+		"haltAction": shared,               // never changed once set
+		"panicked":   fresh, "busy": fresh, // Clone refuses a run a node panicked in
 	},
 	reflect.TypeFor[nodeRec](): {
 		"node": byAlgo, "env": fresh, "last": value, "idx": value, "down": value, "paused": value, "_": value,
@@ -54,6 +55,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 	reflect.TypeFor[pcgRand](): {"r": copied, "pcg": value},
 	reflect.TypeFor[queue](): {
 		"heap": copied, "lanes": copied, "slab": copied, "used": value, "free": copied, "seq": value, "n": value,
+		"slabBytes": value, "blockBytes": value, // the copy's blocks are of the same sizes
 		"spare": fresh, // empty blocks kept for reuse: the copy makes its own
 	},
 	reflect.TypeFor[lane](): {
@@ -73,7 +75,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"violations": copied,
 	},
 	reflect.TypeFor[watcher](): {"property": value, "judge": copied},
-	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value,
+	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value,
 		"Nodes": shared, "Groups": shared, "Link": shared}, // an action is never changed once scheduled
 	reflect.TypeFor[Violation](): {"Property": value, "From": value, "To": value, "Detail": value, "Nodes": copied},
 }

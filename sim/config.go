@@ -66,6 +66,14 @@ type Config struct {
 	// MaxSent, if positive, ends a run that has sent more messages than this, saying so in
 	// Summary.Halted: a budget for runs whose cost is not known in advance.
 	MaxSent int64
+	// MaxMemory bounds, in bytes, the memory the run holds as the engine reckons it
+	// (Sim.MemoryUse): its nodes — a fixed cost per node on each engine, and what the
+	// algorithm's nodes keep that grows with the cluster (algo.Info.NodeMemory) — the events
+	// queued, and the network's bookkeeping of the links used. New refuses a run whose nodes
+	// alone would hold more; a run that grows past it ends early, saying so in Summary.Halted.
+	// The reckoning is deterministic: the same run ends at the same step wherever it runs with
+	// the same bound. Zero means DefaultMaxMemory.
+	MaxMemory int64
 }
 
 // DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of DESIGN §2.

@@ -152,6 +152,86 @@ func TestPauseHoldsInputsInOrder(t *testing.T) {
 	}
 }
 
+// A message to a paused node is judged when it arrives, not when the node resumes: what its link
+// stops then is dropped then, and what gets through is held and handled on resume whatever the
+// links are by then. 1 sends PING k to 2 at (k−1)×10ms, each arriving 10ms later; 2 is paused
+// from 5ms to 150ms; 2 is cut off from 35ms to 65ms, and again from 120ms on. PINGs 1–3 arrive
+// before the first partition and 8–10 after it: all six are handled at 150ms, though a
+// partition is in place by then. PING 4, in flight at 35ms, arrives at 40ms inside the
+// partition and is dropped at 40ms; 5–7 are dropped as they are sent.
+func TestPausedNodesInputsAreJudgedOnArrival(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.String(), func(t *testing.T) {
+			plan := pingPlan{from: 1, to: 2, count: 10, every: 10 * ms}
+			recs := pingRun(t, e, 2, plan, fixedDelay(10*ms), true,
+				at(5*ms, sim.Pause, 2),
+				sim.Action{At: 35 * ms, Op: sim.Partition, Groups: [][]algo.ID{{2}, {1}}},
+				sim.Action{At: 65 * ms, Op: sim.Heal},
+				sim.Action{At: 120 * ms, Op: sim.Partition, Groups: [][]algo.ID{{2}, {1}}},
+				at(150*ms, sim.Resume, 2))
+			var delivered []int
+			for _, r := range recs {
+				if r.Type == sim.RecDeliver {
+					if r.At != 150*ms {
+						t.Errorf("PING %d delivered at %v, want 150ms, on resume", r.Msg.Value, r.At)
+					}
+					delivered = append(delivered, int(r.Msg.Value))
+				}
+			}
+			if want := []int{1, 2, 3, 8, 9, 10}; !slices.Equal(delivered, want) {
+				t.Errorf("delivered %v, want %v: what got through before and after the partition", delivered, want)
+			}
+			var drops []string
+			for _, r := range recs {
+				if r.Type == sim.RecDrop || r.Type == sim.RecSend && r.Reason != network.Delivered {
+					drops = append(drops, fmt.Sprintf("%s PING %d at %v: %s", r.Type, r.Msg.Value, r.At, r.Reason))
+				}
+			}
+			want := []string{
+				"drop PING 4 at 40ms: partition",
+				"send PING 5 at 40ms: partition", "send PING 6 at 50ms: partition", "send PING 7 at 60ms: partition",
+			}
+			if !slices.Equal(drops, want) {
+				t.Errorf("drops:\n%s\nwant:\n%s", strings.Join(drops, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// The two runs of issue 16, on Bully: 3 leads and heartbeats every 50ms; 2 is paused from 100ms
+// to 300ms. Cut off from 105ms to 150ms, 2 loses the HEARTBEAT arriving at 110ms, then; cut off
+// from 200ms on instead, it handles the HEARTBEATs that arrived at 110ms and 160ms at 300ms.
+func TestPausedBullyFollowersHeartbeatsAreJudgedOnArrival(t *testing.T) {
+	partition := func(d time.Duration) sim.Action {
+		return sim.Action{At: d, Op: sim.Partition, Groups: [][]algo.ID{{2}, {1, 3}}}
+	}
+	heartbeats := func(recs []sim.Record) []string {
+		var out []string
+		for _, r := range recs {
+			if (r.Type == sim.RecDeliver || r.Type == sim.RecDrop) && r.Msg.Kind == "HEARTBEAT" && r.Msg.To == 2 && r.At >= 100*ms {
+				out = append(out, strings.TrimSpace(fmt.Sprintf("%s at %v %s", r.Type, r.At, r.Reason)))
+			}
+		}
+		return out
+	}
+	for _, e := range engines {
+		cfg := fixed(t, "bully", 3, 10*ms, e)
+		cfg.RunFor = 320 * ms
+		cfg.Actions = []sim.Action{at(100*ms, sim.Pause, 2), partition(105 * ms), {At: 150 * ms, Op: sim.Heal}, at(300*ms, sim.Resume, 2)}
+		recs, _ := runTrace(t, cfg)
+		want := []string{"drop at 110ms partition", "deliver at 300ms", "deliver at 300ms", "deliver at 300ms", "deliver at 310ms"}
+		if got := heartbeats(recs); !slices.Equal(got, want) {
+			t.Errorf("%s, partition 105–150ms: HEARTBEATs to 2 %q, want %q", e, got, want)
+		}
+		cfg.Actions = []sim.Action{at(100*ms, sim.Pause, 2), partition(200 * ms), at(300*ms, sim.Resume, 2)}
+		recs, _ = runTrace(t, cfg)
+		want = []string{"deliver at 300ms", "deliver at 300ms"}
+		if got := heartbeats(recs); !slices.Equal(got, want) {
+			t.Errorf("%s, partition from 200ms: HEARTBEATs to 2 %q, want %q", e, got, want)
+		}
+	}
+}
+
 // DESIGN §2, Send: links are FIFO unless `fifo off` — under random delays a message never
 // overtakes an earlier one on the same link; with FIFO off, some do.
 func TestFIFOUnderRandomDelays(t *testing.T) {

@@ -211,3 +211,35 @@ func TestLeaseStaleDenyDoesNotDepose(t *testing.T) {
 		t.Fatalf("1 led from %v, stopped at %v, leader at the end %d: want 340ms, never, 1", leadFrom, stopped, sum.Leader)
 	}
 }
+
+// A candidate that recovers numbers its requests on from its previous life (issue 16): on nodes
+// 1..4 (3 the lock service), 1 asks at 0ms over a slow link and crashes at 20ms; the lock
+// service grants that ACQUIRE at 40ms, until 340ms. 1 is back at 60ms — its new ACQUIRE lost —
+// and the GRANT of the old one arrives at 80ms. Had the new ACQUIRE reused number 1, 1 would
+// take that GRANT as its own and lead until 360ms by its clock; 2, granted at 341ms when the
+// lock service's lease ran out, would lead beside it from 351ms.
+func TestLeaseRecoveredCandidateIgnoresItsPreviousLifesGrant(t *testing.T) {
+	for _, e := range []sim.Engine{sim.Inline, sim.Goroutine} {
+		cfg := fixed(t, "lease", 4, 10*ms, e)
+		cfg.RunFor = 800 * ms
+		slow := fixedDelay(40 * ms)
+		cfg.Actions = []sim.Action{
+			at(0, sim.Crash, 2),
+			{Op: sim.SetDelay, Link: &network.Link{From: 1, To: 3}, Delay: slow},
+			{Op: sim.SetDelay, Link: &network.Link{From: 3, To: 1}, Delay: slow},
+			at(20*ms, sim.Crash, 1),
+			{At: 50 * ms, Op: sim.SetDrop, Link: &network.Link{From: 1, To: 3}, Drop: 100},
+			at(60*ms, sim.Recover, 1),
+			at(331*ms, sim.Recover, 2),
+		}
+		recs, sum := runTrace(t, cfg)
+		if !property(t, sum, sim.AtMostOneLeader).Holds {
+			t.Fatalf("%s engine: %s", e, describeViolations(sum))
+		}
+		for _, r := range recs {
+			if r.Type == sim.RecState && r.Node == 1 && r.New == sim.Leader {
+				t.Fatalf("%s engine: 1 leads at %v (%s), on a GRANT for its previous life's request", e, r.At, r.Note)
+			}
+		}
+	}
+}

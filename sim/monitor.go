@@ -24,18 +24,24 @@ type Violation struct {
 	Detail   string
 }
 
-// String writes "at-most-one-leader 1200ms–1210ms: nodes 3 4".
+// String writes "at-most-one-leader 1200ms–1210ms: nodes 3 4". An interval that lasts no time
+// at all — one node becomes a leader and another stops at the same instant — is said in words:
+// "at-most-one-leader for an instant at 614ms: nodes 1 5". A violation of the other properties
+// is an event, at one time: "one-leader-per-term 300ms: nodes 2 3 (...)".
 func (v Violation) String() string {
 	s := fmt.Sprintf("%s %s", v.Property, fmtMS(v.From))
-	if v.To != v.From {
+	switch {
+	case v.To != v.From:
 		s += "–" + fmtMS(v.To)
+	case v.Property == AtMostOneLeader:
+		s = fmt.Sprintf("%s for an instant at %s", v.Property, fmtMS(v.From))
 	}
 	switch len(v.Nodes) {
 	case 0:
 	case 1:
 		s += ": node " + joinIDs(v.Nodes, " ")
 	default:
-		s += ": nodes " + joinIDs(v.Nodes, " ")
+		s += ": nodes " + listIDs(v.Nodes, " ")
 	}
 	if v.Detail != "" {
 		s += " (" + v.Detail + ")"

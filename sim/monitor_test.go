@@ -3,6 +3,7 @@ package sim_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"electsim/algo"
 	"electsim/sim"
@@ -143,5 +144,57 @@ func TestUntilLeaderJudgesTheWholeStep(t *testing.T) {
 		case !c.endsAt0 && s.Now() < 500*ms:
 			t.Errorf("crash %v: the run ended at %v, before the recovery at 500ms: a leader agreed for a moment within a step ended it", c.crash, s.Now())
 		}
+	}
+}
+
+// A split brain that lasts no time — 5 resumes believing it leads, and steps down at the same
+// instant on hearing 1 — is said in words, not as an interval from 614ms to 614ms; a longer one
+// is an interval, and the other properties' violations, events at one time, are a time.
+func TestViolationOfNoDurationSaysSo(t *testing.T) {
+	cfg := sim.DefaultConfig(lookup(t, "lowest-id"), 5)
+	cfg.Seed = 14
+	cfg.RunFor = 2 * time.Second
+	cfg.Actions = []sim.Action{at(500*ms, sim.Pause, 5), at(614*ms, sim.Resume, 5)}
+	sum := run(t, cfg)
+	i := slices.IndexFunc(sum.Violations, func(v sim.Violation) bool { return v.Property == sim.AtMostOneLeader })
+	if i < 0 || sum.Violations[i].From != 614*ms || sum.Violations[i].To != 614*ms {
+		t.Fatalf("violations %v, want at-most-one-leader from 614ms to 614ms", sum.Violations)
+	}
+	for _, tt := range []struct {
+		v    sim.Violation
+		want string
+	}{
+		{sum.Violations[i], "at-most-one-leader for an instant at 614ms: nodes 1 5"},
+		{sim.Violation{Property: sim.AtMostOneLeader, From: 1200 * ms, To: 1210 * ms, Nodes: []algo.ID{3, 4}},
+			"at-most-one-leader 1200ms–1210ms: nodes 3 4"},
+		{sim.Violation{Property: sim.OneLeaderPerTerm, From: 300 * ms, To: 300 * ms, Nodes: []algo.ID{2, 3}, Detail: "both leaders of term 4"},
+			"one-leader-per-term 300ms: nodes 2 3 (both leaders of term 4)"},
+	} {
+		if got := tt.v.String(); got != tt.want {
+			t.Errorf("%#v: %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// Among many nodes a summary names the first ten of a list and says how many there are: the
+// agreement of 20,000 nodes that name no leader is one line, not twenty thousand ids.
+func TestLongNodeListsAreCut(t *testing.T) {
+	cfg := fixed(t, "bully", 25, 10*ms, sim.Inline)
+	cfg.RunFor = 1 * ms
+	sum := run(t, cfg)
+	i := slices.IndexFunc(sum.Violations, func(v sim.Violation) bool { return v.Property == sim.Agreement })
+	if i < 0 {
+		t.Fatalf("violations %v, want agreement", sum.Violations)
+	}
+	want := "nodes 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 … (24 in all) name no leader; node 25 names 25"
+	if d := sum.Violations[i].Detail; d != want {
+		t.Errorf("agreement: %q, want %q", d, want)
+	}
+	v := sim.Violation{Property: sim.AtMostOneLeader, From: ms, To: 2 * ms}
+	for id := range algo.ID(12) {
+		v.Nodes = append(v.Nodes, id+1)
+	}
+	if got, want := v.String(), "at-most-one-leader 1ms–2ms: nodes 1 2 3 4 5 6 7 8 9 10 … (12 in all)"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"math/bits"
 	"time"
+	"unsafe"
 
 	"electsim/algo"
 )
@@ -27,10 +28,14 @@ type event struct {
 	from  int32  // deliver: index of the sender
 	epoch uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
 	gen   uint32 // timer: the generation of its slot when queued
-	aux   int32  // timer: slot index; action: index into Sim.actions
+	aux   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
 	value algo.ID
 	term  uint64
 }
+
+// heldDelivery marks a delivery that arrived at a paused node and got through: it waits for the
+// node to resume, and its link, judged when it arrived, is not judged again.
+const heldDelivery int32 = 1
 
 // Events at the same virtual time run in two classes: scenario actions (and boot) first, in the
 // order they were given, then the events the run itself schedules, in the order they were
@@ -74,6 +79,8 @@ type queue struct {
 	spare *keyBlock // consumed lane blocks, for reuse
 	seq   uint64
 	n     int // keys queued, in lanes and heap
+
+	slabBytes, blockBytes int64 // what the slab's blocks and the lanes' blocks hold: kept, never freed
 }
 
 const numLanes = 4
@@ -219,6 +226,7 @@ func (q *queue) block(size int) *keyBlock {
 		q.spare, b.next = b.next, nil
 		return b
 	}
+	q.blockBytes += int64(size)*int64(unsafe.Sizeof(qkey{})) + int64(unsafe.Sizeof(keyBlock{}))
 	return &keyBlock{keys: make([]qkey, size)}
 }
 
@@ -326,6 +334,14 @@ func (q *queue) event(idx int32) *event {
 	return &q.slab[k][off]
 }
 
+// bytes returns about how much memory the queue holds: the blocks of its slab and its lanes,
+// which it keeps, and its heap and free list — counting, for the heap, the copy its next growth
+// makes (1.25 times its capacity) while the old one is still there.
+func (q *queue) bytes() int64 {
+	heap := int64(cap(q.heap)) * int64(unsafe.Sizeof(qkey{}))
+	return q.slabBytes + q.blockBytes + heap + heap*5/4 + int64(cap(q.free))*4
+}
+
 // release frees slab slot idx for reuse.
 func (q *queue) release(idx int32) {
 	q.free = append(q.free, idx)
@@ -390,6 +406,7 @@ func (q *queue) alloc() int32 {
 				size = slabFirst << (k - 1)
 			}
 			q.slab = append(q.slab, makeBig[event](size))
+			q.slabBytes += int64(size) * int64(unsafe.Sizeof(event{}))
 		}
 		idx = q.used
 		q.used++

@@ -39,6 +39,10 @@ type Sim struct {
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
 
+	haltAction *Action // the action the run stopped at because it could not happen, if it did
+
+	mem memory
+
 	pfr prefetcher
 
 	cur        event       // the current step's event: a copy, its queue slot is free again
@@ -171,6 +175,9 @@ func New(cfg Config) (*Sim, error) {
 	if cfg.MaxScheduled <= 0 {
 		cfg.MaxScheduled = DefaultMaxScheduled
 	}
+	if cfg.MaxMemory <= 0 {
+		cfg.MaxMemory = DefaultMaxMemory
+	}
 	netRand := newPCGRand(cfg.Seed, streamNetwork)
 	net, err := network.New(cfg.Network, &netRand.r)
 	if err != nil {
@@ -178,6 +185,10 @@ func New(cfg Config) (*Sim, error) {
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
+	s.mem = memory{limit: cfg.MaxMemory, next: memCheckEvery}
+	if err := s.mem.checkNodeMemory(&cfg, cluster); err != nil {
+		return nil, err
+	}
 	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
@@ -397,8 +408,14 @@ func (s *Sim) next(limit time.Duration) bool {
 				continue
 			}
 		}
-		// A paused node handles nothing; what is due meanwhile waits, in order.
-		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.lost(n, e)) {
+		// A paused node handles nothing; what is due meanwhile waits, in order. A message is
+		// judged when it arrives, paused receiver or not: one its link or a crash stops is
+		// dropped now, as it would be anyway; one that gets through waits, and is handled on
+		// resume whatever the links are by then.
+		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.dropReason(n, e) != network.Delivered) {
+			if e.kind == evDeliver {
+				e.aux = heldDelivery
+			}
 			x := s.x(e.node)
 			x.held = append(x.held, idx)
 			continue
@@ -515,9 +532,11 @@ func (s *Sim) Run() Summary {
 }
 
 // The default guards against runs that cannot finish (Config.StallSteps, Config.MaxScheduled).
+// Twenty million events hold about 1.3 GB of queue (40 bytes of payload and 24 of key each);
+// Config.MaxMemory bounds the whole run's memory besides.
 const (
 	DefaultStallSteps   = 5_000_000
-	DefaultMaxScheduled = 20_000_000 // about 1.5 GB of queue
+	DefaultMaxScheduled = 20_000_000
 )
 
 // finish ends the run at its end time — or where it stalled, or at its first agreed leader
@@ -612,13 +631,7 @@ func (s *Sim) addNote(i int, note string) {
 }
 
 func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
-	reason := network.Delivered
-	if s.lost(n, e) {
-		reason = network.Crashed
-	} else if s.net.Blocking() {
-		reason = s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
-	}
-	if reason != network.Delivered {
+	if reason := s.dropReason(n, e); reason != network.Delivered {
 		s.met.dropped[e.mkind]++
 		if s.tracing {
 			s.traceMsg(RecDrop, s.message(e), 0, reason)
@@ -631,6 +644,19 @@ func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 		main = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
 	}
 	return s.call(n, &job{kind: callReceive, ev: e}, main, n.status(), baton)
+}
+
+// dropReason says why delivery e, for node n, is dropped as it arrives, or network.Delivered:
+// it is lost to a crash, or its link is cut now. A delivery held while n was paused got through
+// when it arrived, and its link is not judged again (a crash since has dropped it already).
+func (s *Sim) dropReason(n *nodeRec, e *event) network.Reason {
+	switch {
+	case s.lost(n, e):
+		return network.Crashed
+	case e.aux != heldDelivery && s.net.Blocking():
+		return s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
+	}
+	return network.Delivered
 }
 
 // lost reports whether delivery e, for node n, is lost to a crash: n is down, or crashed since
@@ -681,6 +707,11 @@ func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
 
 // act applies a scenario action.
 func (s *Sim) act(a *Action) {
+	if a.NamesLeader() {
+		if a = s.resolveLeader(a); a == nil {
+			return // it cannot happen: the run stops here
+		}
+	}
 	switch a.Op {
 	case Say:
 		s.emit(Record{Type: RecSay, Action: a})
@@ -698,6 +729,9 @@ func (s *Sim) act(a *Action) {
 		if s.tracing {
 			s.addNote(main, fmt.Sprintf(format, args...))
 		}
+	}
+	if a.Leader > 0 && a.Op != Partition { // a partition's text says it: "leader (node 5) | 1"
+		note("the leader, node %d: every live node names it", a.Leader)
 	}
 	switch a.Op {
 	case Crash:
@@ -1208,6 +1242,9 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	from, to := s.idOf(n.idx), s.idOf(o.to)
 	s.met.sent[o.kind]++
 	s.sent++
+	if s.sent >= s.mem.next {
+		s.checkMemory()
+	}
 	if s.mon.watchers != nil {
 		s.mon.sent(s.outMessage(from, to, o))
 	}

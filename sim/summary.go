@@ -114,6 +114,9 @@ type Summary struct {
 	// Halted says why the run ended early, at End, instead of running to its end time: see
 	// Config.StallSteps and Config.MaxScheduled. It is empty for a run that ran its course.
 	Halted string
+	// HaltAction is the scenario action the run stopped at because it could not happen — one
+	// naming `leader` at an instant when no node led — when that is why it halted.
+	HaltAction *Action
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -131,7 +134,7 @@ func (s *Sim) Summary() Summary {
 		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
-		Halted: s.halted,
+		Halted: s.halted, HaltAction: s.haltAction,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom
@@ -185,7 +188,7 @@ func (s *Sim) disagreement() Violation {
 	v := Violation{Property: Agreement, From: s.now, To: s.now}
 	var parts []string
 	for _, l := range named {
-		who, verb := "nodes "+joinIDs(byLeader[l], ", "), "name"
+		who, verb := "nodes "+listIDs(byLeader[l], ", "), "name"
 		if len(byLeader[l]) == 1 {
 			who, verb = "node "+joinIDs(byLeader[l], ""), "names"
 		}
@@ -208,6 +211,9 @@ func (s *Sim) disagreement() Violation {
 	}
 	if len(named) == 0 {
 		parts = append(parts, "no node is live")
+	}
+	if len(parts) > maxListed {
+		parts = append(parts[:maxListed], fmt.Sprintf("… %s more leaders named", thousands(int64(len(parts)-maxListed))))
 	}
 	v.Detail = strings.Join(parts, "; ")
 	return v
@@ -241,3 +247,16 @@ func (s *Sim) Sent() int64 { return s.sent }
 // have ended, and the properties broken at an instant. A split brain still going on is not
 // among them until it ends; Leaders shows it.
 func (s *Sim) Violations() []Violation { return slices.Clone(s.mon.violations) }
+
+// maxListed is how many ids — and groups of nodes naming one leader — a description of the
+// nodes lists; a cluster of thousands would fill the screen.
+const maxListed = 10
+
+// listIDs writes ids joined by sep, the first maxListed of them and how many in all:
+// "1, 2, …, 10 … (20,000 in all)".
+func listIDs(ids []algo.ID, sep string) string {
+	if len(ids) <= maxListed {
+		return joinIDs(ids, sep)
+	}
+	return joinIDs(ids[:maxListed], sep) + " … (" + thousands(int64(len(ids))) + " in all)"
+}

@@ -138,6 +138,10 @@ func TestCheckOutReplays(t *testing.T) {
 		if !strings.Contains(string(src), "\n"+tt.expect+"\n") || !strings.Contains(string(src), `say "`) {
 			t.Errorf("%s: no %q or no narration in\n%s", tt.name, tt.expect, src)
 		}
+		// Playback stops at the violation: a break right after the narration, at its time.
+		if m := regexp.MustCompile(`(?m)^at (\S+) +say ".*"\nat (\S+) +break$`).FindStringSubmatch(string(src)); m == nil || m[1] != m[2] {
+			t.Errorf("%s: no break right after the narration, at its time, in\n%s", tt.name, src)
+		}
 
 		code, out, errOut = call("run", file, "--json")
 		if code != 0 || errOut != "" {

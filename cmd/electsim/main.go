@@ -295,6 +295,7 @@ Usage:
 	fmt.Fprintln(w, `
 Every command takes -h for its flags (or: electsim help run); electsim --version says which
 electsim this is. Exit codes: 0 success; 1 a scenario's expectation failed, the checker found a
-violation, or a bench count differs from its theory; 2 bad usage or a bad scenario. A run that
-shows a violation still exits 0: the violation is the lesson, not an error.`)
+violation, or a bench count differs from its theory; 2 bad usage, a bad scenario, or a run that
+could not finish (out of memory; leader named when no node leads). A run that shows a violation
+still exits 0: the violation is the lesson, not an error.`)
 }

@@ -236,9 +236,6 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
 	}
 	tl.flush()
-	if sum.Halted != "" {
-		fmt.Fprintf(stderr, "electsim: warning: the run stopped early, at %s: %s\n", fmtDur(sum.End), safe(sum.Halted))
-	}
 	if trace != nil {
 		if err := trace.Flush(); err != nil {
 			return fmt.Errorf("--trace %s: %v", of.trace, err)
@@ -269,6 +266,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		}
 		report(stdout, p, cfg, sum)
 		reportExpectations(stdout, p, results)
+	}
+	if sum.Halted != "" {
+		return haltedError(sc, sum)
 	}
 	for _, r := range results {
 		if !r.OK {

@@ -183,6 +183,7 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 		}
 		cfg.Engine = e
 	}
+	cfg.MaxMemory = memoryBudget()
 	// Too few nodes for the algorithm: say which flag made them too few.
 	if v := cfg.Algorithm.Validate; v != nil {
 		if cl, err := cfg.Cluster(); err == nil {

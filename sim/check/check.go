@@ -294,15 +294,17 @@ func (c *Check) breaks(cfg sim.Config) (broken bool, halted string, err error) {
 	return bad, "", nil
 }
 
-// config returns the run of plan p with seed, and the narration when there is one.
-func (c *Check) config(p plan, seed uint64, narration *sim.Action) sim.Config {
+// config returns the run of plan p with seed, and the narration actions, in order, when there
+// are any: at the time of the first, after every action of the schedule due by then.
+func (c *Check) config(p plan, seed uint64, narration []sim.Action) sim.Config {
 	cfg := c.base
 	sc := c.schedule(p)
 	cfg.IDs = sc.IDs
 	cfg.Actions = sc.Actions
-	if narration != nil {
-		i, _ := slices.BinarySearchFunc(cfg.Actions, narration.At+1, func(a sim.Action, t time.Duration) int { return cmpTime(a.At, t) })
-		cfg.Actions = slices.Insert(slices.Clone(cfg.Actions), i, *narration)
+	if len(narration) > 0 {
+		at := narration[0].At
+		i, _ := slices.BinarySearchFunc(cfg.Actions, at+1, func(a sim.Action, t time.Duration) int { return cmpTime(a.At, t) })
+		cfg.Actions = slices.Insert(slices.Clone(cfg.Actions), i, narration...)
 	}
 	cfg.RunFor = sc.RunFor
 	cfg.Seed = seed
@@ -310,7 +312,7 @@ func (c *Check) config(p plan, seed uint64, narration *sim.Action) sim.Config {
 }
 
 // play runs plan p with seed to the end.
-func (c *Check) play(p plan, seed uint64, narration *sim.Action) (sim.Summary, error) {
+func (c *Check) play(p plan, seed uint64, narration []sim.Action) (sim.Summary, error) {
 	s, err := sim.New(c.config(p, seed, narration))
 	if err != nil {
 		return sim.Summary{}, err

@@ -275,3 +275,22 @@ func TestEventualLeader(t *testing.T) {
 		}
 	}
 }
+
+// The narration of a split brain that lasts no time — one node becomes a leader as another
+// stops, at the same instant — says so in words, not "until" the time it began.
+func TestExplainSaysASplitOfNoDurationInWords(t *testing.T) {
+	c := newCheck(t, Options{Base: base(t, "lowest-id", 5), Faults: Pause, Runs: 1})
+	z := Size{Actions: 2, Nodes: 5, RunFor: 2 * time.Second}
+	for _, tt := range []struct {
+		to   time.Duration
+		want string
+	}{
+		{614 * time.Millisecond, "At 614ms, for an instant, nodes 1 and 5 both believe they lead: at-most-one-leader is broken. "},
+		{620 * time.Millisecond, "At 614ms nodes 1 and 5 both believe they lead, until 620ms: at-most-one-leader is broken. "},
+	} {
+		v := sim.Violation{Property: sim.AtMostOneLeader, From: 614 * time.Millisecond, To: tt.to, Nodes: []algo.ID{1, 5}}
+		if got := c.explain(v, z, z); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("until %v: %q, want it to begin %q", tt.to, got, tt.want)
+		}
+	}
+}

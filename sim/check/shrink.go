@@ -25,7 +25,8 @@ type Counterexample struct {
 	// Config is the whole run, the narration included: what a scenario file of it holds.
 	Config sim.Config
 	// Narration is a say action that explains the violation, at the whole millisecond it
-	// begins in.
+	// begins in. In Config a break follows it, so that a presenter's playback stops there,
+	// where the property breaks.
 	Narration sim.Action
 	// Violation is the first violation of the property in Config's run.
 	Violation sim.Violation
@@ -62,17 +63,22 @@ func (c *Check) Shrink(f Failure) Counterexample {
 	if !ok { // cannot happen: shrinking keeps only schedules that fail
 		panic("check: the shrunk schedule does not break " + c.property)
 	}
-	// The narration is an action like any other: it takes a step, and nothing else changes.
-	// The run is judged again with it, so the violation reported is the one a replay shows.
-	// It comes at the whole millisecond the violation begins in, just before it.
-	narr := sim.Action{At: v.From.Truncate(time.Millisecond), Op: sim.Say, Text: c.explain(v, cx.Original.Size(), cx.Schedule.Size())}
-	sum, err = c.play(p, f.Seed, &narr)
+	// The narration and the break after it are actions like any other: each takes a step, and
+	// nothing else changes. The run is judged again with them, so the violation reported is
+	// the one a replay shows. They come at the whole millisecond the violation begins in, just
+	// before it: playback stops with the class about to see it.
+	at := v.From.Truncate(time.Millisecond)
+	stop := []sim.Action{
+		{At: at, Op: sim.Say, Text: c.explain(v, cx.Original.Size(), cx.Schedule.Size())},
+		{At: at, Op: sim.Break},
+	}
+	sum, err = c.play(p, f.Seed, stop)
 	if err != nil {
 		panic(fmt.Sprintf("check: the counterexample does not run: %v", err))
 	}
 	if v2, ok := violation(&sum, c.info, c.property); ok && sameViolation(v, v2) {
-		cx.Narration = narr
-		cx.Config = c.config(p, f.Seed, &narr)
+		cx.Narration = stop[0]
+		cx.Config = c.config(p, f.Seed, stop)
 	} else {
 		cx.Config = c.config(p, f.Seed, nil)
 	}
@@ -93,6 +99,9 @@ func (c *Check) explain(v sim.Violation, from, to Size) string {
 		what = fmt.Sprintf("At %s %s both believe they lead", at, andIDs(v.Nodes))
 		if v.To > v.From {
 			what += ", until " + fmtTime(v.To)
+		} else {
+			// One becomes a leader and the other stops at the same instant.
+			what = fmt.Sprintf("At %s, for an instant, %s both believe they lead", at, andIDs(v.Nodes))
 		}
 		what += ": at-most-one-leader is broken."
 	case sim.OneLeaderPerTerm:

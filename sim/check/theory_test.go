@@ -65,6 +65,11 @@ func TestTheoryBreaks(t *testing.T) {
 		if cx.Narration.Text == "" || cx.Violation.Property != row.Property {
 			t.Errorf("counterexample: narration %q, violation %v", cx.Narration.Text, cx.Violation)
 		}
+		// A presenter's playback stops where it breaks: a break right after the narration.
+		i := slices.IndexFunc(cx.Config.Actions, func(a sim.Action) bool { return a.Op == sim.Say })
+		if i < 0 || i+1 == len(cx.Config.Actions) || cx.Config.Actions[i+1].Op != sim.Break || cx.Config.Actions[i+1].At != cx.Narration.At {
+			t.Errorf("no break right after the narration:\n%s", lines(cx.Config.Actions))
+		}
 		s, err := sim.New(cx.Config)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"electsim/algo"
+	"electsim/scenarios"
+	"electsim/sim"
+)
+
+// A run whose nodes alone would not fit is refused before it starts, exit 2, saying why:
+// Raft's nodes keep 9 bytes for every node of the cluster — 336 GB among 200,000.
+func TestRunRefusesNodesThatWouldNotFit(t *testing.T) {
+	code, out, errOut := call("run", "--algo", "raft", "--nodes", "200000", "--quiet")
+	want := "electsim run: raft on 200,000 nodes would need about 336 GB of memory for its nodes alone (about 1.7 MB a node — a vote and a last-heard time for every node: 9 bytes a node), more than the "
+	if code != exitBadUsage || out != "" || !strings.HasPrefix(errOut, want) || !strings.HasSuffix(errOut, " a run may use; try fewer nodes\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// A run a guard stopped early exits 2, saying when and why, once its report is out: the run
+// asked for did not happen.
+func TestHaltedRunIsAnError(t *testing.T) {
+	sum := sim.Summary{Algorithm: "bully", IDs: []algo.ID{1, 2}, End: 10950 * time.Microsecond,
+		Halted: "the run needed more than the 2 MB of memory it may use (2.1 MB: 30,000 events queued, 400 nodes); try fewer nodes or a shorter run"}
+	err := haltedError(scenarios.New("x"), sum)
+	want := "the run stopped early, at 10.95ms: " + sum.Halted
+	if err == nil || err.Error() != want {
+		t.Errorf("%v, want %q", err, want)
+	}
+}
+
+// The limit of the process's cgroup or of one above it, v2 or v1; none when they say "max" or
+// v1's huge number.
+func TestCgroupLimit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v2, v1 := filepath.Join(dir, "v2"), filepath.Join(dir, "v1")
+	write("self2", "0::/a/b\n")
+	write("v2/a/b/memory.max", "max\n")
+	write("v2/a/memory.max", "3221225472\n")
+	write("self1", "4:memory:/job\n3:cpu,cpuacct:/\n")
+	write("v1/job/memory.limit_in_bytes", "9223372036854771712\n")
+	write("v1/memory.limit_in_bytes", "1073741824\n")
+	write("self0", "0::/\n")
+	for self, want := range map[string]int64{"self2": 3 << 30, "self1": 1 << 30, "self0": 0, "missing": 0} {
+		if got := cgroupLimit(filepath.Join(dir, self), v2, v1); got != want {
+			t.Errorf("%s: %d, want %d", self, got, want)
+		}
+	}
+}
+
+// Under ulimit -v, a run that would outgrow what the process may have stops cleanly — one
+// line, exit 2 — where the runtime used to die with a stack trace.
+func TestRunUnderAddressSpaceLimit(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("builds the binary and runs it under ulimit -v (Linux)")
+	}
+	bin := filepath.Join(t.TempDir(), "electsim")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// About 2.1 GB of address space: the runtime reserves 1.5 GB of it as it starts.
+	cmd := exec.Command("sh", "-c", `ulimit -v 2200000 && exec "$0" run --algo bully --nodes 3000 --quiet`, bin)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	err := cmd.Run()
+	got := errOut.String()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || strings.Count(got, "\n") != 1 ||
+		!strings.HasPrefix(got, "electsim run: the run stopped early, at 0ms: the run needed more than the ") {
+		t.Errorf("exit %v, stderr %.600q", err, got)
+	}
+}
