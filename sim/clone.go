@@ -51,7 +51,7 @@ func (s *Sim) Clone() *Sim {
 		timerbox: make([]timerPush, 0, cap(s.timerbox)),
 	}
 	c.net = s.net.Clone(&c.netRand.r)
-	c.nodes = makeBig[nodeRec](len(s.nodes))
+	c.nodes = make([]nodeRec, len(s.nodes))
 	for i := range s.nodes {
 		n, cn := &s.nodes[i], &c.nodes[i]
 		*cn = *n // its state as reported, flags and timers
@@ -116,7 +116,7 @@ func (q *queue) clone() queue {
 		slabBytes: q.slabBytes, blockBytes: q.blockBytes} // the copy's blocks are the same sizes
 	c.slab = make([][]event, len(q.slab))
 	for k, b := range q.slab {
-		c.slab[k] = makeBig[event](len(b))
+		c.slab[k] = make([]event, len(b))
 		copy(c.slab[k], b)
 	}
 	for i := range q.lanes {

@@ -405,7 +405,7 @@ func (q *queue) alloc() int32 {
 			if k > 0 {
 				size = slabFirst << (k - 1)
 			}
-			q.slab = append(q.slab, makeBig[event](size))
+			q.slab = append(q.slab, make([]event, size))
 			q.slabBytes += int64(size) * int64(unsafe.Sizeof(event{}))
 		}
 		idx = q.used

@@ -189,7 +189,7 @@ func New(cfg Config) (*Sim, error) {
 	if err := s.mem.checkNodeMemory(&cfg, cluster); err != nil {
 		return nil, err
 	}
-	s.nodes = makeBig[nodeRec](len(cluster.Sorted))
+	s.nodes = make([]nodeRec, len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
 		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
 	}
