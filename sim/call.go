@@ -1,0 +1,218 @@
+package sim
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"electsim/algo"
+)
+
+// turn says what became of a node's input on the goroutine engine.
+type turn uint8
+
+const (
+	turnDone   turn = iota // handled: carry on
+	turnPassed             // handed with the baton to the node's goroutine: this one's turn is over
+	turnOwn                // the input is for the node whose goroutine runs the loop: it handles
+	// it at the top of its stack (see serve), not nested in the loop's frames
+)
+
+type callKind uint8
+
+const (
+	callBoot callKind = iota // construct the node, then Start it
+	callReceive
+	callTimer
+	callElect
+)
+
+// job is one input handed to a node.
+type job struct {
+	kind  callKind
+	timer int32  // callTimer: the timer's index among the run's names
+	ev    *event // callReceive: the delivery, s.cur: the node reads it before anything else runs
+}
+
+// call hands j to n — directly, or through its goroutine — and records what changed; before
+// is n's status before the call (Crashed for a recovery), main the record of the step.
+//
+// With baton, on the goroutine engine, j goes to n's goroutine with the baton: n handles it,
+// records the change and carries on with the run (see RunUntil); call returns turnPassed and
+// the caller's turn is over — or turnOwn, when the caller is n's goroutine itself. Otherwise
+// call returns turnDone when n has handled j.
+func (s *Sim) call(n *nodeRec, j *job, main int, before Status, baton bool) turn {
+	if s.cfg.Engine == Inline {
+		n.dispatch(j)
+	} else if t := s.callGoroutine(n, j, main, before, baton); t != turnDone {
+		return t
+	}
+	s.flush(n)
+	s.afterCall(n, before, main)
+	return turnDone
+}
+
+// callGoroutine is call on the goroutine engine, up to the end of n's part in it.
+func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton bool) turn {
+	x := &s.ext[n.idx]
+	if x.inbox == nil {
+		s.start(n)
+	}
+	switch {
+	case x.inbox == s.holder && baton:
+		// This goroutine is n's own: it handles j itself, back at the top of its stack.
+		x.job, x.baton, x.before, x.main = *j, true, before, main
+		return turnOwn
+	case x.inbox == s.holder:
+		if p := n.safeDispatch(j); p != nil {
+			panic(s.panicMessage(p))
+		}
+	case baton:
+		x.job, x.baton, x.before, x.main = *j, true, before, main
+		s.holder = x.inbox
+		x.inbox <- struct{}{}
+		return turnPassed
+	default:
+		// The channel operations order the memory accesses: n's goroutine reads job after the
+		// signal, and this one reads what n did after the reply.
+		me := s.holder
+		x.job, x.baton, x.replyTo = *j, false, me
+		x.inbox <- struct{}{}
+		<-me
+		if p := s.panicked; p != nil {
+			panic(s.panicMessage(p))
+		}
+	}
+	return turnDone
+}
+
+// start starts node n's goroutine, on the goroutine engine, when it is first handed an input:
+// a node that never is — crashed from the start, or in a copy of a run kept as a checkpoint and
+// stepped only a little — costs no goroutine. Out of line: a node's goroutine may call it, and
+// its stack is to stay small (see handle).
+//
+//go:noinline
+func (s *Sim) start(n *nodeRec) {
+	x := &s.ext[n.idx]
+	x.inbox = make(chan struct{})
+	s.wg.Add(1)
+	go s.serve(n)
+}
+
+func (s *Sim) panicMessage(p any) string {
+	if msg, ok := p.(string); ok && strings.HasPrefix(msg, "sim: ") {
+		return msg // described already
+	}
+	return fmt.Sprintf("sim: %s node panicked at step %d (%s, seed %d): %v",
+		s.cfg.Algorithm.Name, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p)
+}
+
+func (n *nodeRec) dispatch(j *job) {
+	// The boxes are empty: the call before was flushed (a run whose node panicked goes no
+	// further: see enter).
+	s := n.env.s
+	if j.kind == callBoot {
+		// The node is made here, on its own goroutine in the goroutine engine, like all its
+		// work: not on the stack of whichever goroutine runs the loop.
+		n.node = s.cfg.Algorithm.New(s.nid(n), s.cluster)
+		n.node.Start(&n.env)
+		n.env.s.newState(n)
+		return
+	}
+	if n.node == nil {
+		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nid(n)))
+	}
+	switch j.kind {
+	case callReceive:
+		n.node.Receive(&n.env, n.env.s.message(j.ev))
+	case callTimer:
+		n.node.Timer(&n.env, n.env.s.timerNames[j.timer])
+	case callElect:
+		n.node.Elect(&n.env)
+	}
+}
+
+// serve is a node's goroutine in the goroutine engine. It waits to be handed a job; it handles
+// it and replies to the goroutine that called it — or, handed the baton, carries on with the
+// run until it passes the baton on or runs out of events, when it hands the run back to the
+// goroutine driving it. Either way exactly one goroutine runs the simulation at a time.
+func (s *Sim) serve(n *nodeRec) {
+	defer s.wg.Done()
+	for range s.ext[n.idx].inbox {
+		for s.handle(n) {
+		}
+	}
+}
+
+// handle runs the job n's goroutine was handed, and then — holding the baton — the run, until
+// it hands the baton on (false) or finds the next input is n's own (true: handle that too). The
+// algorithm's call and the engine's loop each start from here, never one inside the other, so
+// that a node's goroutine needs no more stack than the deeper of the two: among 100,000 nodes,
+// the difference between 2KB and 4KB stacks is 200MB.
+func (s *Sim) handle(n *nodeRec) bool {
+	x := &s.ext[n.idx]
+	p := n.safeDispatch(&x.job)
+	if !x.baton {
+		s.panicked = p
+		x.replyTo <- struct{}{}
+		return false
+	}
+	x.baton = false
+	if p == nil {
+		var t turn
+		if t, p = s.carryOn(n); t == turnOwn {
+			return true
+		} else if t == turnPassed {
+			return false
+		}
+	}
+	s.panicked = p
+	s.holder = s.handback
+	s.handback <- struct{}{}
+	return false
+}
+
+// carryOn finishes the step n was handed with the baton and runs on. A panic is caught and
+// returned, to be handed to the goroutine driving the run.
+func (s *Sim) carryOn(n *nodeRec) (t turn, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			t, panicked = turnDone, p
+		}
+	}()
+	s.flush(n)
+	x := &s.ext[n.idx]
+	s.afterCall(n, x.before, x.main)
+	return s.runBaton(), nil
+}
+
+func (n *nodeRec) safeDispatch(j *job) (panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = fmt.Sprintf("%v\n%s", p, debug.Stack())
+		}
+	}()
+	n.dispatch(j)
+	return nil
+}
+
+// afterCall records n's state change, if any, with the note that explains it.
+func (s *Sim) afterCall(n *nodeRec, before Status, main int) {
+	st := n.node.State()
+	note := ""
+	if len(s.notes) > 0 {
+		note = strings.Join(s.notes, "; ")
+		s.notes = s.notes[:0]
+	}
+	if st == n.last && before != Crashed {
+		s.addNote(main, note)
+		return
+	}
+	old := n.last
+	n.last = st
+	s.mon.changed(n, old, st)
+	if s.tracing {
+		s.emit(Record{Type: RecState, Node: s.nid(n), Old: before, New: Status(st.Status),
+			Leader: st.Leader, Term: st.Term, Note: note})
+	}
+}
