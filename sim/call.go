@@ -29,55 +29,56 @@ const (
 
 // job is one input handed to a node.
 type job struct {
-	kind  callKind
-	timer int32  // callTimer: the timer's index among the run's names
-	ev    *event // callReceive: the delivery, s.cur: the node reads it before anything else runs
+	kind     callKind
+	timer    int32  // callTimer: the timer's index among the run's names
+	delivery *event // callReceive: the delivery, s.cur: the node reads it before anything else runs
 }
 
 // call hands j to n — directly, or through its goroutine — and records what changed; before
-// is n's status before the call (Crashed for a recovery), main the record of the step.
+// is n's status before the call (Crashed for a recovery), record the index in Sim.records of
+// the step's record that the node's note joins (-1: none).
 //
 // With baton, on the goroutine engine, j goes to n's goroutine with the baton: n handles it,
 // records the change and carries on with the run (see RunUntil); call returns turnPassed and
 // the caller's turn is over — or turnOwn, when the caller is n's goroutine itself. Otherwise
 // call returns turnDone when n has handled j.
-func (s *Sim) call(n *nodeRec, j *job, main int, before Status, baton bool) turn {
+func (s *Sim) call(n *nodeRec, j *job, record int, before Status, baton bool) turn {
 	if s.cfg.Engine == Inline {
 		n.dispatch(j)
-	} else if t := s.callGoroutine(n, j, main, before, baton); t != turnDone {
+	} else if t := s.callGoroutine(n, j, record, before, baton); t != turnDone {
 		return t
 	}
 	s.flush(n)
-	s.afterCall(n, before, main)
+	s.afterCall(n, before, record)
 	return turnDone
 }
 
 // callGoroutine is call on the goroutine engine, up to the end of n's part in it.
-func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton bool) turn {
-	x := &s.ext[n.idx]
-	if x.inbox == nil {
+func (s *Sim) callGoroutine(n *nodeRec, j *job, record int, before Status, baton bool) turn {
+	side := &s.side[n.idx]
+	if side.inbox == nil {
 		s.start(n)
 	}
 	switch {
-	case x.inbox == s.holder && baton:
+	case side.inbox == s.holder && baton:
 		// This goroutine is n's own: it handles j itself, back at the top of its stack.
-		x.job, x.baton, x.before, x.main = *j, true, before, main
+		side.job, side.baton, side.before, side.record = *j, true, before, record
 		return turnOwn
-	case x.inbox == s.holder:
+	case side.inbox == s.holder:
 		if p := n.safeDispatch(j); p != nil {
 			panic(s.panicMessage(p))
 		}
 	case baton:
-		x.job, x.baton, x.before, x.main = *j, true, before, main
-		s.holder = x.inbox
-		x.inbox <- struct{}{}
+		side.job, side.baton, side.before, side.record = *j, true, before, record
+		s.holder = side.inbox
+		side.inbox <- struct{}{}
 		return turnPassed
 	default:
 		// The channel operations order the memory accesses: n's goroutine reads job after the
 		// signal, and this one reads what n did after the reply.
 		me := s.holder
-		x.job, x.baton, x.replyTo = *j, false, me
-		x.inbox <- struct{}{}
+		side.job, side.baton, side.replyTo = *j, false, me
+		side.inbox <- struct{}{}
 		<-me
 		if p := s.panicked; p != nil {
 			panic(s.panicMessage(p))
@@ -93,8 +94,8 @@ func (s *Sim) callGoroutine(n *nodeRec, j *job, main int, before Status, baton b
 //
 //go:noinline
 func (s *Sim) start(n *nodeRec) {
-	x := &s.ext[n.idx]
-	x.inbox = make(chan struct{})
+	side := &s.side[n.idx]
+	side.inbox = make(chan struct{})
 	s.wg.Add(1)
 	go s.serve(n)
 }
@@ -114,17 +115,17 @@ func (n *nodeRec) dispatch(j *job) {
 	if j.kind == callBoot {
 		// The node is made here, on its own goroutine in the goroutine engine, like all its
 		// work: not on the stack of whichever goroutine runs the loop.
-		n.node = s.cfg.Algorithm.New(s.nid(n), s.cluster)
+		n.node = s.cfg.Algorithm.New(s.nodeID(n), s.cluster)
 		n.node.Start(&n.env)
 		n.env.s.newState(n)
 		return
 	}
 	if n.node == nil {
-		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nid(n)))
+		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nodeID(n)))
 	}
 	switch j.kind {
 	case callReceive:
-		n.node.Receive(&n.env, n.env.s.message(j.ev))
+		n.node.Receive(&n.env, n.env.s.message(j.delivery))
 	case callTimer:
 		n.node.Timer(&n.env, n.env.s.timerNames[j.timer])
 	case callElect:
@@ -138,7 +139,7 @@ func (n *nodeRec) dispatch(j *job) {
 // goroutine driving it. Either way exactly one goroutine runs the simulation at a time.
 func (s *Sim) serve(n *nodeRec) {
 	defer s.wg.Done()
-	for range s.ext[n.idx].inbox {
+	for range s.side[n.idx].inbox {
 		for s.handle(n) {
 		}
 	}
@@ -150,14 +151,14 @@ func (s *Sim) serve(n *nodeRec) {
 // that a node's goroutine needs no more stack than the deeper of the two: among 100,000 nodes,
 // the difference between 2KB and 4KB stacks is 200MB.
 func (s *Sim) handle(n *nodeRec) bool {
-	x := &s.ext[n.idx]
-	p := n.safeDispatch(&x.job)
-	if !x.baton {
+	side := &s.side[n.idx]
+	p := n.safeDispatch(&side.job)
+	if !side.baton {
 		s.panicked = p
-		x.replyTo <- struct{}{}
+		side.replyTo <- struct{}{}
 		return false
 	}
-	x.baton = false
+	side.baton = false
 	if p == nil {
 		var t turn
 		if t, p = s.carryOn(n); t == turnOwn {
@@ -181,8 +182,8 @@ func (s *Sim) carryOn(n *nodeRec) (t turn, panicked any) {
 		}
 	}()
 	s.flush(n)
-	x := &s.ext[n.idx]
-	s.afterCall(n, x.before, x.main)
+	side := &s.side[n.idx]
+	s.afterCall(n, side.before, side.record)
 	return s.runBaton(), nil
 }
 
@@ -197,7 +198,7 @@ func (n *nodeRec) safeDispatch(j *job) (panicked any) {
 }
 
 // afterCall records n's state change, if any, with the note that explains it.
-func (s *Sim) afterCall(n *nodeRec, before Status, main int) {
+func (s *Sim) afterCall(n *nodeRec, before Status, record int) {
 	st := n.node.State()
 	note := ""
 	if len(s.notes) > 0 {
@@ -205,14 +206,14 @@ func (s *Sim) afterCall(n *nodeRec, before Status, main int) {
 		s.notes = s.notes[:0]
 	}
 	if st == n.last && before != Crashed {
-		s.addNote(main, note)
+		s.addNote(record, note)
 		return
 	}
 	old := n.last
 	n.last = st
-	s.mon.changed(n, old, st)
+	s.monitor.changed(n, old, st)
 	if s.tracing {
-		s.emit(Record{Type: RecState, Node: s.nid(n), Old: before, New: Status(st.Status),
+		s.emit(Record{Type: RecState, Node: s.nodeID(n), Old: before, New: Status(st.Status),
 			Leader: st.Leader, Term: st.Term, Note: note})
 	}
 }

@@ -37,7 +37,7 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	// Field by field: a composite literal is built on the stack first, and the stack of a
 	// node's goroutine is to stay within its first 2KB.
 	o.ord, o.value, o.term, o.to, o.flag = s.q.next(classRuntime), m.Value, m.Term, ti, m.Flag
-	o.kind = s.met.kindOf(m.Kind)
+	o.kind = s.metrics.kindOf(m.Kind)
 }
 
 // badSend panics: n sent to a node not in the cluster.
@@ -45,7 +45,7 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 //go:noinline
 func (s *Sim) badSend(n *nodeRec, to algo.ID, kind string) {
 	panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
-		s.cfg.Algorithm.Name, s.nid(n), kind, to))
+		s.cfg.Algorithm.Name, s.nodeID(n), kind, to))
 }
 
 // growOutbox makes room in the outbox, out of line: Send stays small on a node's stack.
@@ -70,7 +70,7 @@ type outgoing struct {
 // the same as if each had been sent at once.
 func (s *Sim) flush(n *nodeRec) {
 	for _, t := range s.timerbox {
-		s.q.pushOrd(t.at, t.ord, event{kind: evTimer, node: n.idx, gen: t.gen, aux: t.slot})
+		s.q.pushOrd(t.at, t.ord, event{kind: evTimer, node: n.idx, gen: t.gen, which: t.slot})
 	}
 	s.timerbox = s.timerbox[:0]
 	for i := range s.outbox {
@@ -83,17 +83,17 @@ func (s *Sim) flush(n *nodeRec) {
 // Send took, unless the network drops it at once. flush calls it after n's call.
 func (s *Sim) send(n *nodeRec, o *outgoing) {
 	from, to := s.idOf(n.idx), s.idOf(o.to)
-	s.met.sent[o.kind]++
+	s.metrics.sent[o.kind]++
 	s.sent++
-	if s.sent >= s.mem.next {
+	if s.sent >= s.memory.next {
 		s.checkMemory()
 	}
-	if s.mon.watchers != nil {
-		s.mon.sent(s.outMessage(from, to, o))
+	if s.monitor.watchers != nil {
+		s.monitor.sent(s.outMessage(from, to, o))
 	}
 	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {
-		s.met.dropped[o.kind]++
+		s.metrics.dropped[o.kind]++
 		if s.tracing {
 			s.traceMsg(RecSend, s.outMessage(from, to, o), 0, reason)
 		}
@@ -101,8 +101,8 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	}
 	e := s.q.add(at, o.ord, o.to)
 	// Field by field: a composite literal is built aside and copied.
-	e.kind, e.flag, e.mkind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
-	e.gen, e.aux, e.value, e.term = 0, 0, o.value, o.term
+	e.kind, e.flag, e.msgKind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
+	e.gen, e.which, e.value, e.term = 0, 0, o.value, o.term
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
 	}
@@ -110,7 +110,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 
 // outMessage rebuilds the message o that from sent to.
 func (s *Sim) outMessage(from, to algo.ID, o *outgoing) algo.Message {
-	return algo.Message{Kind: s.met.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag}
+	return algo.Message{Kind: s.metrics.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag}
 }
 
 // SetTimer arms the node's timer name to fire after the given time, replacing it if armed. The
@@ -162,25 +162,25 @@ func (e *nodeEnv) CancelTimer(name string) {
 }
 
 func (e *nodeEnv) Rand() *rand.Rand {
-	x := e.s.x(e.n.idx)
-	if x.rng == nil {
-		x.rng = newPCGRand(e.s.cfg.Seed, streamNode^uint64(e.s.nid(e.n))*0x9e3779b97f4a7c15)
+	side := e.s.sideOf(e.n.idx)
+	if side.rng == nil {
+		side.rng = newPCGRand(e.s.cfg.Seed, streamNode^uint64(e.s.nodeID(e.n))*0x9e3779b97f4a7c15)
 	}
-	return &x.rng.r
+	return &side.rng.r
 }
 
 func (e *nodeEnv) Tracing() bool { return e.s.tracing }
 
 func (e *nodeEnv) Store(key string, v uint64) {
-	x := e.s.x(e.n.idx)
-	if x.disk == nil {
-		x.disk = map[string]uint64{}
+	side := e.s.sideOf(e.n.idx)
+	if side.disk == nil {
+		side.disk = map[string]uint64{}
 	}
-	x.disk[key] = v
+	side.disk[key] = v
 }
 
 func (e *nodeEnv) Load(key string) (uint64, bool) {
-	v, ok := e.s.x(e.n.idx).disk[key]
+	v, ok := e.s.sideOf(e.n.idx).disk[key]
 	return v, ok
 }
 

@@ -25,11 +25,11 @@ func TestNodeRecordLayout(t *testing.T) {
 		t.Errorf("the timers of nodeRec start at byte %d, not at the second cache line", off)
 	}
 	if size := unsafe.Sizeof(n); size > 192 {
-		t.Errorf("nodeRec is %d bytes: what few steps touch belongs in nodeExt", size)
+		t.Errorf("nodeRec is %d bytes: what few steps touch belongs in nodeSide", size)
 	}
 }
 
-// On the inline engine the side records (nodeExt, 112 bytes a node: 11 MB among 100,000) are
+// On the inline engine the side records (nodeSide, 112 bytes a node: 11 MB among 100,000) are
 // made only when a run needs one: crashes, recoveries, a pause and a resume with nothing held
 // make none; an input held while paused does.
 func TestSideRecordsMadeOnlyWhenNeeded(t *testing.T) {
@@ -53,7 +53,7 @@ func TestSideRecordsMadeOnlyWhenNeeded(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Run()
-		if made := s.ext != nil; made != c.want {
+		if made := s.side != nil; made != c.want {
 			t.Errorf("%v: side records made: %v, want %v", c.actions, made, c.want)
 		}
 	}

@@ -58,7 +58,7 @@ func (s *Sim) enter() {
 // by limit, or when a guard halts the run (see Config.StallSteps and Config.MaxScheduled).
 func (s *Sim) next(limit time.Duration) bool {
 	for {
-		if s.cfg.UntilLeader && s.mon.agreed != 0 {
+		if s.cfg.UntilLeader && s.monitor.agreed != 0 {
 			s.elected = true // agreed at the end of the step before: the run is over
 		}
 		if s.halted != "" || s.elected || s.q.len() == 0 {
@@ -78,13 +78,13 @@ func (s *Sim) next(limit time.Duration) bool {
 		}
 		at, idx, ord := s.q.popFrom(src)
 		e := s.q.event(idx)
-		if s.pfr.states != nil {
+		if s.prefetcher.states != nil {
 			s.prefetch(src, e.node)
 		}
 		n := &s.nodes[e.node]
 		switch e.kind {
 		case evTimer:
-			ts := s.timer(n, e.aux)
+			ts := s.timer(n, e.which)
 			if ts.gen != e.gen {
 				s.q.release(idx) // superseded by an earlier deadline
 				continue
@@ -117,10 +117,10 @@ func (s *Sim) next(limit time.Duration) bool {
 		// resume whatever the links are by then.
 		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.dropReason(n, e) != network.Delivered) {
 			if e.kind == evDeliver {
-				e.aux = heldDelivery
+				e.which = heldDelivery
 			}
-			x := s.x(e.node)
-			x.held = append(x.held, idx)
+			side := s.sideOf(e.node)
+			side.held = append(side.held, idx)
 			continue
 		}
 		if at == s.now && s.steps > 0 {
@@ -159,7 +159,7 @@ func (s *Sim) process(baton bool) turn {
 	case evElect:
 		return s.elect(n, -1, baton)
 	case evAction:
-		s.act(&s.actions[e.aux])
+		s.act(&s.actions[e.which])
 	}
 	return turnDone
 }
@@ -168,7 +168,7 @@ func (s *Sim) process(baton bool) turn {
 func (s *Sim) result() StepResult {
 	e := &s.cur
 	return StepResult{Step: s.steps, At: s.now, Records: s.records,
-		Break: e.kind == evAction && s.actions[e.aux].Op == Break}
+		Break: e.kind == evAction && s.actions[e.which].Op == Break}
 }
 
 // RunUntil runs every event due by time t (or by the end of the run, if sooner), and ends the
@@ -220,18 +220,18 @@ func (s *Sim) runBaton() turn {
 
 func (s *Sim) deliver(n *nodeRec, e *event, baton bool) turn {
 	if reason := s.dropReason(n, e); reason != network.Delivered {
-		s.met.dropped[e.mkind]++
+		s.metrics.dropped[e.msgKind]++
 		if s.tracing {
 			s.traceMsg(RecDrop, s.message(e), 0, reason)
 		}
 		return turnDone
 	}
-	s.met.delivered[e.mkind]++
-	main := -1
+	s.metrics.delivered[e.msgKind]++
+	record := -1
 	if s.tracing {
-		main = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
+		record = s.traceMsg(RecDeliver, s.message(e), 0, network.Delivered)
 	}
-	return s.call(n, &job{kind: callReceive, ev: e}, main, n.status(), baton)
+	return s.call(n, &job{kind: callReceive, delivery: e}, record, n.status(), baton)
 }
 
 // dropReason says why delivery e, for node n, is dropped as it arrives, or network.Delivered:
@@ -241,7 +241,7 @@ func (s *Sim) dropReason(n *nodeRec, e *event) network.Reason {
 	switch {
 	case s.lost(n, e):
 		return network.Crashed
-	case e.aux != heldDelivery && s.net.Blocking():
+	case e.which != heldDelivery && s.net.Blocking():
 		return s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
 	}
 	return network.Delivered
@@ -253,34 +253,34 @@ func (s *Sim) lost(n *nodeRec, e *event) bool { return n.down || s.epochs[n.idx]
 
 // message rebuilds the message a deliver event carries.
 func (s *Sim) message(e *event) algo.Message {
-	return algo.Message{Kind: s.met.kinds[e.mkind], From: s.idOf(e.from), To: s.idOf(e.node),
+	return algo.Message{Kind: s.metrics.kinds[e.msgKind], From: s.idOf(e.from), To: s.idOf(e.node),
 		Value: e.value, Term: e.term, Flag: e.flag}
 }
 
 func (s *Sim) fire(n *nodeRec, e *event, baton bool) turn {
-	ts := s.timer(n, e.aux)
+	ts := s.timer(n, e.which)
 	ts.armed, ts.queued = false, false
-	name := s.timerNames[e.aux]
-	main := -1
+	name := s.timerNames[e.which]
+	record := -1
 	if s.tracing {
-		main = s.traceTimer(s.nid(n), name)
+		record = s.traceTimer(s.nodeID(n), name)
 	}
-	return s.call(n, &job{kind: callTimer, timer: e.aux}, main, n.status(), baton)
+	return s.call(n, &job{kind: callTimer, timer: e.which}, record, n.status(), baton)
 }
 
 func (s *Sim) boot(n *nodeRec, baton bool) turn {
-	main := -1
+	record := -1
 	if s.tracing {
-		main = s.traceBoot(s.nid(n))
+		record = s.traceBoot(s.nodeID(n))
 	}
-	return s.call(n, &job{kind: callBoot}, main, n.status(), baton)
+	return s.call(n, &job{kind: callBoot}, record, n.status(), baton)
 }
 
-// elect asks n to start an election; main is the record of the step that asked, if any.
-func (s *Sim) elect(n *nodeRec, main int, baton bool) turn {
-	if main < 0 {
-		id := s.nid(n)
-		main = s.emit(Record{Type: RecFault, Node: id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{id}}})
+// elect asks n to start an election; record is the index of the record of the step that asked, or -1.
+func (s *Sim) elect(n *nodeRec, record int, baton bool) turn {
+	if record < 0 {
+		id := s.nodeID(n)
+		record = s.emit(Record{Type: RecFault, Node: id, Action: &Action{At: s.now, Op: Elect, Nodes: []algo.ID{id}}})
 	}
-	return s.call(n, &job{kind: callElect}, main, n.status(), baton)
+	return s.call(n, &job{kind: callElect}, record, n.status(), baton)
 }

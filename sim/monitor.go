@@ -180,12 +180,12 @@ func (m *monitor) changed(n *nodeRec, old, st algo.State) {
 	}
 	now := m.s.now
 	if st.Status == algo.Candidate && (old.Status != algo.Candidate || st.Term != old.Term) {
-		m.s.met.elections++
+		m.s.metrics.elections++
 	}
 	wasLeader, isLeader := old.Status == algo.Leader, st.Status == algo.Leader
 	switch {
 	case isLeader && !wasLeader:
-		m.s.met.leaderChanges++
+		m.s.metrics.leaderChanges++
 		m.leaders++
 		m.leaderUp(n)
 	case wasLeader && !isLeader:
@@ -193,11 +193,11 @@ func (m *monitor) changed(n *nodeRec, old, st algo.State) {
 		m.leaderDown()
 	}
 	if isLeader && m.termLeader != nil && (!wasLeader || old.Term != st.Term) {
-		if other, ok := m.termLeader[st.Term]; ok && other != m.s.nid(n) {
+		if other, ok := m.termLeader[st.Term]; ok && other != m.s.nodeID(n) {
 			m.violations = append(m.violations, Violation{Property: OneLeaderPerTerm, From: now, To: now,
-				Nodes: sortedIDs(other, m.s.nid(n)), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
+				Nodes: sortedIDs(other, m.s.nodeID(n)), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
 		} else {
-			m.termLeader[st.Term] = m.s.nid(n)
+			m.termLeader[st.Term] = m.s.nodeID(n)
 		}
 	}
 	m.unbelieve(old.Leader)
@@ -219,14 +219,14 @@ func (m *monitor) leaderUp(n *nodeRec) {
 		// n is among the leaders already: its new state is recorded before the monitor runs.
 		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
 		for i := range m.s.nodes {
-			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader && m.role[i] == "" {
-				m.split.Nodes = append(m.split.Nodes, m.s.nid(x))
+			if n := &m.s.nodes[i]; !n.down && n.last.Status == algo.Leader && m.role[i] == "" {
+				m.split.Nodes = append(m.split.Nodes, m.s.nodeID(n))
 			}
 		}
 		return
 	}
-	if !slices.Contains(m.split.Nodes, m.s.nid(n)) {
-		m.split.Nodes = append(m.split.Nodes, m.s.nid(n))
+	if !slices.Contains(m.split.Nodes, m.s.nodeID(n)) {
+		m.split.Nodes = append(m.split.Nodes, m.s.nodeID(n))
 		slices.Sort(m.split.Nodes)
 	}
 }

@@ -20,15 +20,15 @@ type nodeRec struct {
 	timers [inlineTimers]timerSlot // its timers; slot i is the run's i-th timer name
 }
 
-// nodeExt is the rest of the engine's record of a node, in Sim.ext: what the goroutine engine
+// nodeSide is the rest of the engine's record of a node, in Sim.side: what the goroutine engine
 // hands a node's goroutine, first, then what few steps touch.
-type nodeExt struct {
+type nodeSide struct {
 	// goroutine engine: a signal on inbox says job is ready. With baton set, the node carries
-	// on with the run afterwards (before and main finish the step it was handed); without, it
+	// on with the run afterwards (before and record finish the step it was handed); without, it
 	// signals replyTo, the goroutine that called it.
 	inbox   chan struct{}
 	job     job
-	main    int
+	record  int // the index of the step's record in Sim.records, or -1
 	baton   bool
 	before  Status
 	replyTo chan struct{}
@@ -53,24 +53,24 @@ func (s *Sim) timer(n *nodeRec, i int32) *timerSlot {
 
 // moreTimer is timer for the slots beyond the record's own.
 func (s *Sim) moreTimer(n *nodeRec, i int32) *timerSlot {
-	x := s.x(n.idx)
-	for int(i-inlineTimers) >= len(x.more) {
-		x.more = append(x.more, timerSlot{})
+	side := s.sideOf(n.idx)
+	for int(i-inlineTimers) >= len(side.more) {
+		side.more = append(side.more, timerSlot{})
 	}
-	return &x.more[i-inlineTimers]
+	return &side.more[i-inlineTimers]
 }
 
-// x returns the rest of node i's record, making room for every node's on first use: on the
+// sideOf returns the rest of node i's record, making room for every node's on first use: on the
 // inline engine a run among many nodes may never need any.
-func (s *Sim) x(i int32) *nodeExt {
-	if s.ext == nil {
-		s.ext = make([]nodeExt, len(s.nodes))
+func (s *Sim) sideOf(i int32) *nodeSide {
+	if s.side == nil {
+		s.side = make([]nodeSide, len(s.nodes))
 	}
-	return &s.ext[i]
+	return &s.side[i]
 }
 
 // nid returns n's id.
-func (s *Sim) nid(n *nodeRec) algo.ID { return s.idOf(n.idx) }
+func (s *Sim) nodeID(n *nodeRec) algo.ID { return s.idOf(n.idx) }
 
 // timerSlot is one timer of a node. Resetting a timer to a later deadline — what a follower
 // does on every heartbeat — does not queue a new event: the queued one, when it comes up early,

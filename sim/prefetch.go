@@ -53,15 +53,15 @@ type prefetcher struct {
 //
 //go:noinline
 func (s *Sim) newState(n *nodeRec) {
-	if s.pfr.states != nil {
-		s.pfr.states[n.idx] = statePtr(n.node)
+	if s.prefetcher.states != nil {
+		s.prefetcher.states[n.idx] = statePtr(n.node)
 	}
 }
 
 // prefetch fetches the memory of the step of node cur, which came from lane src, and of the
 // steps after it in that lane; see recordAhead.
 func (s *Sim) prefetch(src int, cur int32) {
-	p := &s.pfr
+	p := &s.prefetcher
 	p.lines[0] = p.states[cur]
 	k := 1
 	if src < numLanes { // not the heap, whose order is not known ahead
@@ -82,9 +82,9 @@ func (s *Sim) prefetch(src int, cur int32) {
 			k = 7
 			if s.cfg.Engine == Goroutine {
 				// The job handed to the node's goroutine, and the channel that wakes it.
-				x := &s.ext[key.node]
-				p.lines[7] = unsafe.Pointer(x)
-				p.lines[8] = *(*unsafe.Pointer)(unsafe.Pointer(&x.inbox))
+				side := &s.side[key.node]
+				p.lines[7] = unsafe.Pointer(side)
+				p.lines[8] = *(*unsafe.Pointer)(unsafe.Pointer(&side.inbox))
 				k = 9
 			}
 		}

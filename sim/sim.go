@@ -16,12 +16,12 @@ type Sim struct {
 	cfg     Config
 	cluster *algo.Cluster
 	net     *network.Network
-	netRand *pcgRand  // the network's random source, kept so that Clone can copy it
-	nodes   []nodeRec // ascending id
-	ext     []nodeExt // by node index, as nodes; nil until needed (see x)
-	crashes uint32    // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
-	epochs  []uint32  // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
-	firstID algo.ID   // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
+	netRand *pcgRand   // the network's random source, kept so that Clone can copy it
+	nodes   []nodeRec  // ascending id
+	side    []nodeSide // by node index, as nodes; nil until needed (see sideOf)
+	crashes uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
+	epochs  []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
+	firstID algo.ID    // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
 	contig  bool
 	byID    []int32           // id → index+1, when ids have gaps but are small enough for a table
 	idMap   map[algo.ID]int32 // id → index+1, when ids have gaps and are not
@@ -38,9 +38,9 @@ type Sim struct {
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
-	mem memory
+	memory memory
 
-	pfr prefetcher
+	prefetcher prefetcher
 
 	cur        event       // the current step's event: a copy, its queue slot is free again
 	records    []Record    // the current step's
@@ -49,8 +49,8 @@ type Sim struct {
 	timerNames []string    // the names of the timers nodes have set, in the order first set
 	notes      []string    // notes of the node call in progress
 
-	met metrics
-	mon monitor
+	metrics metrics
+	monitor monitor
 
 	// goroutine engine
 	handback chan struct{} // the driving goroutine (the caller of Step or RunUntil) waits here
@@ -92,13 +92,13 @@ func New(cfg Config) (*Sim, error) {
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
-	s.mem = memory{limit: cfg.MaxMemory, next: memCheckEvery}
-	if err := s.mem.checkNodeMemory(&cfg, cluster); err != nil {
+	s.memory = memory{limit: cfg.MaxMemory, next: memCheckEvery}
+	if err := s.memory.checkNodeMemory(&cfg, cluster); err != nil {
 		return nil, err
 	}
 	s.nodes = make([]nodeRec, len(cluster.Sorted))
 	if len(s.nodes) >= prefetchNodes { // else the nodes' memory stays in the cache
-		s.pfr.states = make([]unsafe.Pointer, len(s.nodes))
+		s.prefetcher.states = make([]unsafe.Pointer, len(s.nodes))
 	}
 	s.epochs = make([]uint32, len(cluster.Sorted))
 	maxID := cluster.Sorted[len(cluster.Sorted)-1]
@@ -127,8 +127,8 @@ func New(cfg Config) (*Sim, error) {
 	s.outbox = make([]outgoing, 0, min(2*len(s.nodes), 4096)+16)
 	s.timerbox = make([]timerPush, 0, 16)
 	s.timerNames = make([]string, 0, 8)
-	s.met.init(cfg.Algorithm.Kinds)
-	s.mon.init(s)
+	s.metrics.init(cfg.Algorithm.Kinds)
+	s.monitor.init(s)
 
 	// Time-0 actions take effect before boot, except elect: a node must be up to elect.
 	s.actions = slices.Clone(cfg.Actions)
@@ -136,7 +136,7 @@ func New(cfg Config) (*Sim, error) {
 	var later []int32
 	for i, a := range s.actions {
 		if a.At == 0 && a.Op != Elect {
-			s.q.push(0, classAction, event{kind: evAction, aux: int32(i)})
+			s.q.push(0, classAction, event{kind: evAction, which: int32(i)})
 		} else {
 			later = append(later, int32(i))
 		}
@@ -145,11 +145,11 @@ func New(cfg Config) (*Sim, error) {
 		s.q.push(0, classAction, event{kind: evBoot, node: int32(i)})
 	}
 	for _, i := range later {
-		s.q.push(s.actions[i].At, classAction, event{kind: evAction, aux: i})
+		s.q.push(s.actions[i].At, classAction, event{kind: evAction, which: i})
 	}
 
 	if cfg.Engine == Goroutine {
-		s.ext = make([]nodeExt, len(s.nodes))
+		s.side = make([]nodeSide, len(s.nodes))
 		s.handback = make(chan struct{})
 		s.holder = s.handback
 	}
@@ -173,7 +173,7 @@ func (s *Sim) Schedule(a Action) error {
 		return err
 	}
 	s.actions = append(s.actions, a)
-	s.q.push(a.At, classAction, event{kind: evAction, aux: int32(len(s.actions) - 1)})
+	s.q.push(a.At, classAction, event{kind: evAction, which: int32(len(s.actions) - 1)})
 	return nil
 }
 
@@ -228,8 +228,8 @@ func (s *Sim) Close() {
 		return
 	}
 	for i := range s.nodes {
-		if s.ext[i].inbox != nil { // started
-			close(s.ext[i].inbox)
+		if s.side[i].inbox != nil { // started
+			close(s.side[i].inbox)
 		}
 	}
 	s.wg.Wait()
