@@ -25,7 +25,7 @@ func (e *nodeEnv) Now() time.Duration { return e.s.now }
 // the network and the queue on the node's goroutine, on top of the algorithm's frames.
 func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	s := e.s
-	ti := s.indexOf(to)
+	ti := int32(s.cluster.Index(to))
 	if ti < 0 {
 		s.badSend(e.n, to, m.Kind)
 	}

@@ -84,7 +84,7 @@ func (s *Sim) naming(ids []algo.ID, l algo.ID) string {
 		return subject + " " + verb + " nobody"
 	}
 	what := ""
-	switch i := s.indexOf(l); {
+	switch i := s.cluster.Index(l); {
 	case i < 0:
 	case s.nodes[i].down:
 		what = ", which is crashed"

@@ -145,7 +145,7 @@ func (m *monitor) init(s *Sim) {
 	m.role = make([]string, len(s.nodes))
 	if s.cfg.Algorithm.Roles != nil {
 		for id, r := range s.cfg.Algorithm.Roles(s.cluster) {
-			if i := s.indexOf(id); i >= 0 && r != "" {
+			if i := s.cluster.Index(id); i >= 0 && r != "" {
 				m.role[i] = r
 				m.live--
 			}
@@ -242,13 +242,13 @@ func (m *monitor) leaderDown() {
 }
 
 func (m *monitor) believe(id algo.ID) {
-	if i := m.s.indexOf(id); i >= 0 {
+	if i := m.s.cluster.Index(id); i >= 0 {
 		m.belief[i]++
 	}
 }
 
 func (m *monitor) unbelieve(id algo.ID) {
-	if i := m.s.indexOf(id); i >= 0 {
+	if i := m.s.cluster.Index(id); i >= 0 {
 		m.belief[i]--
 	}
 }
@@ -278,7 +278,7 @@ func (m *monitor) recheck(n *nodeRec) {
 				}
 			}
 		}
-		if i := m.s.indexOf(cand); i >= 0 && m.valid(i) {
+		if i := int32(m.s.cluster.Index(cand)); i >= 0 && m.valid(i) {
 			m.agreed = i + 1
 		}
 	}

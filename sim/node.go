@@ -96,32 +96,8 @@ func (n *nodeRec) status() Status {
 	return Status(n.last.Status)
 }
 
-// indexOf returns the index of node id, or -1.
-func (s *Sim) indexOf(id algo.ID) int32 {
-	if s.contig {
-		if i := id - s.firstID; i >= 0 && int(i) < len(s.nodes) {
-			return int32(i)
-		}
-		return -1
-	}
-	if s.byID != nil {
-		if id > 0 && int(id) < len(s.byID) {
-			return s.byID[id] - 1
-		}
-		return -1
-	}
-	if i, ok := s.idMap[id]; ok {
-		return i - 1
-	}
-	return -1
-}
-
-func (s *Sim) node(id algo.ID) *nodeRec { return &s.nodes[s.indexOf(id)] }
+// node returns the record of node id, which must be in the cluster.
+func (s *Sim) node(id algo.ID) *nodeRec { return &s.nodes[s.cluster.Index(id)] }
 
 // idOf returns the id of node index i.
-func (s *Sim) idOf(i int32) algo.ID {
-	if s.contig {
-		return s.firstID + algo.ID(i)
-	}
-	return s.cluster.Sorted[i]
-}
+func (s *Sim) idOf(i int32) algo.ID { return s.cluster.ID(int(i)) }

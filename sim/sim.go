@@ -21,10 +21,6 @@ type Sim struct {
 	side    []nodeSide // by node index, as nodes; nil until needed (see sideOf)
 	crashes uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
 	epochs  []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
-	firstID algo.ID    // with contiguous ids (1..N, say), node i has id firstID+i: no table needed
-	contig  bool
-	byID    []int32           // id → index+1, when ids have gaps but are small enough for a table
-	idMap   map[algo.ID]int32 // id → index+1, when ids have gaps and are not
 	actions []Action
 	q       queue
 	now     time.Duration
@@ -101,26 +97,10 @@ func New(cfg Config) (*Sim, error) {
 		s.prefetcher.states = make([]unsafe.Pointer, len(s.nodes))
 	}
 	s.epochs = make([]uint32, len(cluster.Sorted))
-	maxID := cluster.Sorted[len(cluster.Sorted)-1]
-	s.firstID = cluster.Sorted[0]
-	s.contig = int(maxID-s.firstID) == len(cluster.Sorted)-1 // distinct and sorted: contiguous
-	switch {
-	case s.contig: // indexOf needs no table
-	case int(maxID) <= 16*len(cluster.Sorted)+1024:
-		s.byID = make([]int32, maxID+1)
-	default:
-		s.idMap = make(map[algo.ID]int32, len(cluster.Sorted))
-	}
-	for i, id := range cluster.Sorted {
+	for i := range s.nodes {
 		n := &s.nodes[i]
 		n.idx = int32(i)
 		n.env = nodeEnv{s: s, n: n}
-		switch {
-		case s.byID != nil:
-			s.byID[id] = int32(i + 1)
-		case s.idMap != nil:
-			s.idMap[id] = int32(i + 1)
-		}
 	}
 	// Room for a broadcast from every node without growing: growing is deep in the runtime,
 	// and a node's call should not need the stack for it.
@@ -169,7 +149,7 @@ func (s *Sim) Schedule(a Action) error {
 		return fmt.Errorf("%s: the time %s is not between now (%s) and the end of the run (%s)",
 			a, algo.FormatDuration(a.At), algo.FormatDuration(s.now), algo.FormatDuration(s.cfg.RunFor))
 	}
-	if err := a.validate(func(id algo.ID) bool { return s.indexOf(id) >= 0 }); err != nil {
+	if err := a.validate(func(id algo.ID) bool { return s.cluster.Index(id) >= 0 }); err != nil {
 		return err
 	}
 	s.actions = append(s.actions, a)

@@ -195,7 +195,7 @@ func (s *Sim) disagreement() Violation {
 		switch {
 		case l == 0:
 			parts = append(parts, fmt.Sprintf("%s %s no leader", who, verb))
-		case s.indexOf(l) < 0:
+		case s.cluster.Index(l) < 0:
 			parts = append(parts, fmt.Sprintf("%s %s %d, not a node", who, verb, l))
 		default:
 			v.Nodes = append(v.Nodes, l)
