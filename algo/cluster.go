@@ -25,9 +25,8 @@ type Cluster struct {
 
 // sharedConfig returns what build derives from cluster c, building it once per cluster and key:
 // what every node of an algorithm derives alike — its timing — is then one object all the
-// nodes read, instead of a copy each. Among 100,000 nodes the copies cost megabytes, and a
-// cache miss on every step. The result must not be changed, nor the cluster's fields after the
-// first call: the cached config would not follow them.
+// nodes read, instead of a copy each. The result must not be changed, nor the cluster's fields
+// after the first call: the cached config would not follow them.
 func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -37,8 +37,7 @@ import (
 // The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
 // each method quotes the rule it implements.
 type Ring struct {
-	// What an ELECTION passing through touches comes first: among 100,000 nodes, each cache
-	// line of a node's state that a step touches is a fetch from memory (see sim/prefetch.go).
+	// The fields an ELECTION passing through touches come first (docs/performance.md).
 	cfg         *ringConfig          // the ring order and timing, shared by every node
 	suspect     map[ID]time.Duration // successors that did not ACK, skipped until the time given
 	id          ID

@@ -148,8 +148,8 @@ func (s *Sim) serve(n *nodeRec) {
 // handle runs the job n's goroutine was handed, and then — holding the baton — the run, until
 // it hands the baton on (false) or finds the next input is n's own (true: handle that too). The
 // algorithm's call and the engine's loop each start from here, never one inside the other, so
-// that a node's goroutine needs no more stack than the deeper of the two: among 100,000 nodes,
-// the difference between 2KB and 4KB stacks is 200MB.
+// that a node's goroutine needs no more stack than the deeper of the two (docs/performance.md:
+// the goroutine engine).
 func (s *Sim) handle(n *nodeRec) bool {
 	side := &s.side[n.idx]
 	p := n.safeDispatch(&side.job)

@@ -17,6 +17,7 @@ const DefaultMaxMemory = 4 << 30
 // with its stack and its channel, about 3 KB more. The reckoning counts the goroutine on either
 // engine, so that a run the bound stops, stops at the same step on both. What an algorithm's
 // node keeps that grows with the cluster comes on top (algo.Info.NodeMemory).
+// TestMemoryReckoningIsCloseToTheHeap checks the figures.
 const (
 	nodeBytes      = 3 << 9
 	goroutineBytes = 3 << 10

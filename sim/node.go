@@ -7,8 +7,8 @@ import (
 )
 
 // nodeRec is the engine's record of one node: what nearly every step of the node touches, and
-// nothing else — among 100,000 nodes each cache line of it a step touches is a fetch from
-// memory. Its first line holds the node and its state; its timers fill the next two.
+// nothing else (the rest is in nodeSide). Its first cache line holds the node and its state; its
+// timers fill the next two (TestNodeRecordLayout; docs/performance.md says why).
 type nodeRec struct {
 	node   algo.Node  // nil until it boots, and while crashed
 	env    nodeEnv    // the Env it is handed
