@@ -61,14 +61,11 @@ type hop struct {
 	sentAt time.Duration
 }
 
-// The message kinds of Ring (ELECTION and HEARTBEAT are Bully's too).
+// The message kinds of Ring besides ELECTION and HEARTBEAT, which Bully sends too (common.go).
 const (
 	KindElected = "ELECTED"
 	KindAck     = "ACK"
 )
-
-// Timer names of Ring (it also uses answer, heartbeat and suspect).
-const timerElection = "election"
 
 type ringConfig struct {
 	ring                                 []ID // every node, in ring order
