@@ -29,8 +29,8 @@ type Info struct {
 	Roles func(c *Cluster) map[ID]string
 	// Monitors are the algorithm's own properties, beyond those every run is judged by.
 	Monitors []Monitor
-	// NodeMemory, if set, says about how many bytes one node keeps that grow with the size n of
-	// its cluster — a Raft node's vote and last-heard time for every node — and what they are.
+	// NodeMemory, if set, says about how many bytes one node keeps from the start that grow with
+	// the size n of its cluster — a table with an entry for every node, say — and what they are.
 	// The engine counts them in a run's memory, which it bounds.
 	NodeMemory func(n int) (bytes int64, what string)
 }
