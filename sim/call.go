@@ -108,29 +108,47 @@ func (s *Sim) panicMessage(p any) string {
 		s.cfg.Algorithm.Name, s.steps, algo.FormatDuration(s.now), s.cfg.Seed, p)
 }
 
+// dispatch hands job j to n's algorithm.
 func (n *nodeRec) dispatch(j *job) {
 	// The boxes are empty: the call before was flushed (a run whose node panicked goes no
 	// further: see enter).
 	s := n.env.s
 	if j.kind == callBoot {
-		// The node is made here, on its own goroutine in the goroutine engine, like all its
-		// work: not on the stack of whichever goroutine runs the loop.
-		n.node = s.cfg.Algorithm.New(s.nodeID(n), s.cluster)
-		n.node.Start(&n.env)
-		n.env.s.newState(n)
+		n.boot()
 		return
 	}
 	if n.node == nil {
-		panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nodeID(n)))
+		s.notBooted(n)
 	}
 	switch j.kind {
 	case callReceive:
-		n.node.Receive(&n.env, n.env.s.message(j.delivery))
+		n.node.Receive(&n.env, s.message(j.delivery))
 	case callTimer:
-		n.node.Timer(&n.env, n.env.s.timerNames[j.timer])
+		n.node.Timer(&n.env, s.timerNames[j.timer])
 	case callElect:
 		n.node.Elect(&n.env)
 	}
+}
+
+// boot makes n's node and starts it. The node is made here, on its own goroutine in the
+// goroutine engine, like all its work: not on the stack of whichever goroutine runs the loop.
+// Out of line: the boot, which allocates the node, is the deepest path on a node's goroutine,
+// and does not carry the frame dispatch needs for the other inputs (see safeDispatch).
+//
+//go:noinline
+func (n *nodeRec) boot() {
+	s := n.env.s
+	n.node = s.cfg.Algorithm.New(s.nodeID(n), s.cluster)
+	n.node.Start(&n.env)
+	s.newState(n)
+}
+
+// notBooted panics: n was handed an input before it booted, a broken invariant of the engine.
+// Out of line, like every rare path on a node's goroutine: see handle.
+//
+//go:noinline
+func (s *Sim) notBooted(n *nodeRec) {
+	panic(fmt.Sprintf("sim: node %d was handed an input before it booted", s.nodeID(n)))
 }
 
 // serve is a node's goroutine in the goroutine engine. It waits to be handed a job; it handles
@@ -193,7 +211,11 @@ func (n *nodeRec) safeDispatch(j *job) (panicked any) {
 			panicked = fmt.Sprintf("%v\n%s", p, debug.Stack())
 		}
 	}()
-	n.dispatch(j)
+	if j.kind == callBoot {
+		n.boot() // not through dispatch, whose frame only the other inputs need
+	} else {
+		n.dispatch(j)
+	}
 	return nil
 }
 

@@ -43,7 +43,7 @@ type prefetcher struct {
 // newState keeps the address of n's state, made or lost just now, for prefetch. Not inlined,
 // and with few arguments: a node's goroutine calls it, from a frame on the deepest path of that
 // goroutine's stack, which must stay within the 2 KB a goroutine starts with (see handle;
-// TestNodeStacksStaySmall).
+// TestEngineLeavesAlgorithmsStack).
 //
 //go:noinline
 func (s *Sim) newState(n *nodeRec) {
