@@ -10,7 +10,7 @@ import (
 // becomes the coordinator (the leader). It relies on timeouts, so it is correct only while the
 // network delivers within known bounds and crashed nodes stay crashed.
 //
-// The rules below are those of DESIGN §3.1; each method quotes the rule it implements.
+// The rules are those of docs/algorithms.md (Bully); each method quotes the rule it implements.
 type Bully struct {
 	id     ID
 	all    []ID // every node, ascending

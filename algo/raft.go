@@ -28,7 +28,7 @@ import (
 // stable storage the engine gives it (Env.Store), as the paper requires (Figure 2), so that no
 // node can vote twice in a term by crashing in between.
 //
-// The rules are those of DESIGN §3.4; each method quotes the paper's rule it implements.
+// docs/algorithms.md explains it; each method quotes the paper's rule it implements.
 type Raft struct {
 	id   ID
 	all  []ID // every node, ascending

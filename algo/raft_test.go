@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// The tests below drive one Raft node by hand through a fakeEnv, on the cluster {1,2,3,4,5}
-// with a max delay of 15ms, and check each rule of DESIGN §3.4 (Ongaro and Ousterhout, §5.2).
+// The tests below drive one Raft node by hand through a fakeEnv, on the cluster {1,2,3,4,5} with a
+// max delay of 15ms, and check each rule of the paper (Ongaro and Ousterhout, §5.2;
+// docs/algorithms.md, Raft).
 
 // The default timing of Raft.
 const (
@@ -844,8 +845,8 @@ func (e *quietEnv) Note(string, ...any)            {}
 func (e *quietEnv) Store(string, uint64)           {}
 func (e *quietEnv) Load(string) (uint64, bool)     { return 0, false }
 
-// DESIGN §9: nothing is allocated per message in steady state — a leader's heartbeat and the
-// answers it gets, a follower's APPEND and its answer — with check-quorum on.
+// docs/performance.md: nothing is allocated per message in steady state — a leader's heartbeat and
+// the answers it gets, a follower's APPEND and its answer — with check-quorum on.
 func TestRaftSteadyStateAllocatesNothing(t *testing.T) {
 	c := raftCluster(t, raftParams(t, "check-quorum=on"))
 	leader, follower := NewRaft(1, c), NewRaft(2, c)
@@ -903,7 +904,7 @@ func TestRaftInfo(t *testing.T) {
 		t.Errorf("documented defaults give %+v, the node uses %+v", got, want)
 	}
 	if got := (raftConfig{heartbeat: raftHeartbeat, electionLo: raftLo, electionHi: raftHi}); got != *newRaftConfig(raftCluster(t, nil)) {
-		t.Errorf("defaults %+v, want DESIGN §3's", *newRaftConfig(raftCluster(t, nil)))
+		t.Errorf("defaults %+v, want those of docs/algorithms.md", *newRaftConfig(raftCluster(t, nil)))
 	}
 	n := info.New(3, raftCluster(t, nil))
 	if _, ok := n.(*Raft); !ok || n.State() != (State{}) {

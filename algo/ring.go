@@ -34,8 +34,8 @@ import (
 // With `set ack off` the first goes — no ACKs, no skipping — and the node is the paper's: what
 // `electsim bench` measures, and what a dead successor stops.
 //
-// The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
-// each method quotes the rule it implements.
+// The leader sends HEARTBEAT to every node, as in Bully. The rules are those of
+// docs/algorithms.md (Ring); each method quotes the rule it implements.
 type Ring struct {
 	// The fields an ELECTION passing through touches come first (docs/performance.md).
 	cfg         *ringConfig          // the ring order and timing, shared by every node

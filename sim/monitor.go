@@ -9,7 +9,7 @@ import (
 	"electsim/algo"
 )
 
-// The properties of DESIGN §4 that the monitors check.
+// The properties the monitors check (docs/properties.md).
 const (
 	AtMostOneLeader  = "at-most-one-leader"
 	OneLeaderPerTerm = "one-leader-per-term"

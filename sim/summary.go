@@ -86,7 +86,8 @@ type Property struct {
 	Holds   bool
 }
 
-// Summary is the outcome of a run (DESIGN §4 and §6).
+// Summary is the outcome of a run: its metrics and the properties judged (docs/model.md,
+// Properties and metrics).
 type Summary struct {
 	Algorithm string
 	Engine    Engine
