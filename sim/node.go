@@ -69,7 +69,7 @@ func (s *Sim) sideOf(i int32) *nodeSide {
 	return &s.side[i]
 }
 
-// nid returns n's id.
+// nodeID returns n's id.
 func (s *Sim) nodeID(n *nodeRec) algo.ID { return s.idOf(n.idx) }
 
 // timerSlot is one timer of a node. Resetting a timer to a later deadline — what a follower
