@@ -1467,3 +1467,55 @@ func BenchmarkBackStep(b *testing.B) {
 		}
 	}
 }
+
+// :crash leader acts on the node that leads when it happens, and says which; when no node
+// leads then, it is refused at once, saying who names whom, and the run goes on. Saved, the
+// session says `leader`, and replays to the same trace.
+func TestCrashLeader(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	steps(m, 12)
+	press(m, ":")
+	typeText(m, "crash leader")
+	want := "crash leader: no node leads at 7ms — the live nodes do not all name one live leader: nodes 1 3 4 name nobody; nodes 2 5 name 5 — nothing done"
+	if !m.messageErr || m.message != want || len(m.ss.User()) != 0 || len(m.ss.Steps()) != 12 || m.ss.Done() {
+		t.Fatalf("crash leader with no leader: message %q, user %v, %d steps, done %v", m.message, m.ss.User(), len(m.ss.Steps()), m.ss.Done())
+	}
+	if view := m.View(); !strings.Contains(view, "crash leader: no node leads at 7ms") || strings.Contains(view, "stopped early") {
+		t.Errorf("the refusal does not show:\n%s", view)
+	}
+	for m.ss.Now() < 200*ms {
+		press(m, "right")
+	}
+	press(m, ":")
+	typeText(m, "crash leader")
+	if m.messageErr || m.message != "crash leader (node 5) at 201ms" || m.ss.Node(5).Status != sim.Crashed {
+		t.Fatalf("crash leader: message %q, node 5 %s", m.message, m.ss.Node(5).Status)
+	}
+	if view := m.View(); !strings.Contains(view, "crash leader (node 5)") {
+		t.Errorf("the log does not name the node:\n%s", view)
+	}
+	steps(m, 20)
+	press(m, "s", "enter")
+	path := filepath.Join(m.opts.SaveDir, "bully-leader-crash-session.scn")
+	text, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(text), "#   at 201ms crash leader\n") || !regexp.MustCompile(`\nat 201ms +crash leader\n`).Match(text) {
+		t.Fatalf("the saved session (%v):\n%s", err, text)
+	}
+	sc, err := scenarios.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Trace = true
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, ls := range m.ss.Steps() {
+		r, ok := s.Step()
+		if !ok || jsonl(r.Records) != jsonl(ls.Records) {
+			t.Fatalf("the saved session's replay differs at step %d", i+1)
+		}
+	}
+}
