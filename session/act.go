@@ -88,6 +88,7 @@ func (s *Session) Act(a sim.Action, toggle bool) (Taken, error) {
 		return Taken{}, fmt.Errorf("too late: the run ends at %s", algo.FormatDuration(s.base.RunFor))
 	}
 	t, err := s.act(a, toggle)
+	s.cps.prune(s.user) // the copies past the action's time have run without it
 	s.settle()
 	return t, err
 }

@@ -19,44 +19,49 @@ type checkpoint struct {
 }
 
 // checkpoints are the copies of the run a session keeps. A copy costs about what the run holds
-// (docs/performance.md, "Copying a run") — for a large cluster, far more than a step — and
-// restoring one costs about as much as replaying some steps per node. So copies are kept only
-// on a long run: one each time a replay passes a multiple of every steps on its way to its
-// target, the last such multiple (a step back after it replays from there, at most every steps);
-// at most max of them, and together within budget bytes as the engine reckons them
-// (Sim.MemoryUse). Past either bound, those farthest from where the session is go first.
+// (docs/performance.md, "Copying a run") — for a large cluster far more than a step — and
+// restoring one costs about as much as replaying a step for every 4 KB the run holds. So
+// copies are kept only on a long run: one each time a replay passes a multiple of the spacing on
+// its way to its target, the last such multiple (a step back after it replays from there, at
+// most a spacing of steps). The spacing is a step for every bytesPerStep bytes the run holds as
+// the engine reckons it (Sim.MemoryUse) when it starts — its nodes — and at least minSpacing
+// steps; it stays, so that the copies fall on one grid. At most max copies are kept,
+// together within budget bytes as the engine reckons them; past either bound, those farthest
+// from where the session is go first.
 type checkpoints struct {
-	every  int   // the spacing of the copies, in steps; 0: none are kept
-	max    int   // the most copies kept
-	budget int64 // the most memory the copies hold together, as the engine reckons it
-	list   []checkpoint
+	spacing int   // the spacing, in steps; -1: no copies are kept
+	max     int   // the most copies kept
+	budget  int64 // the most memory the copies hold together, as the engine reckons it
+	list    []checkpoint
 }
 
-// The bounds of the checkpoints: the spacing is stepsPerNode steps a node, and at least
-// minEvery steps — replaying fewer takes no longer than copying the run. At most maxCopies are
-// kept, holding together at most half of the memory a run may hold (sim.Config.MaxMemory).
+// The bounds of the checkpoints: a copy at least every minSpacing steps, and one more step
+// for each bytesPerStep bytes the run holds — replaying fewer takes no longer than restoring a
+// copy; at most maxCopies, holding together at most half of the memory a run may hold
+// (sim.Config.MaxMemory).
 const (
-	minEvery     = 50_000
-	stepsPerNode = 1
+	minSpacing   = 20_000
+	bytesPerStep = 4 << 10
 	maxCopies    = 4
 )
 
-func newCheckpoints(cfg sim.Config) checkpoints {
-	limit := cfg.MaxMemory
+// newCheckpoints returns the checkpoints of run r, which has just started.
+func newCheckpoints(r *sim.Sim) checkpoints {
+	limit := r.Config().MaxMemory
 	if limit <= 0 {
 		limit = sim.DefaultMaxMemory
 	}
-	return checkpoints{every: max(minEvery, stepsPerNode*len(cfg.IDs)), max: maxCopies, budget: limit / 2}
+	return checkpoints{spacing: int(max(minSpacing, r.MemoryUse()/bytesPerStep)), max: maxCopies, budget: limit / 2}
 }
 
 // due returns the step at which a replay from step from to step to keeps a copy on its way, or
-// -1: the last multiple of every after from, up to to. (A copy kept there already that serves
-// the replay would have been its origin.)
+// -1: the last multiple of the spacing after from, up to to. (A copy kept there already that
+// serves the replay would have been its origin.)
 func (c *checkpoints) due(from, to int) int {
-	if c.every <= 0 || c.max <= 0 {
+	if c.spacing <= 0 || c.max <= 0 {
 		return -1
 	}
-	at := to / c.every * c.every
+	at := to / c.spacing * c.spacing
 	if at <= from {
 		return -1
 	}

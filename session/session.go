@@ -66,8 +66,11 @@ type start struct {
 func New(cfg sim.Config, sc *scenarios.Scenario) (*Session, error) {
 	cfg.Trace = true
 	s := &Session{base: cfg, sc: sc, members: scenarios.NewMembers(cfg.IDs)}
-	s.cps = newCheckpoints(cfg)
-	return s, s.start()
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	s.cps = newCheckpoints(s.run)
+	return s, nil
 }
 
 // Close stops the run's goroutines and lets go of the copies kept. A session is closed when its
