@@ -553,6 +553,13 @@ func TestLogRows(t *testing.T) {
 	if m.log.cursor != -1 {
 		t.Errorf("down onto the newest row: cursor %d, want following", m.log.cursor)
 	}
+	// Selecting older rows from the newest keeps the newer ones in view: the log does not jump.
+	m = newModel(t, "bully-boot", nil)
+	steps(m, 25)
+	press(m, "up", "up", "up")
+	if view := m.View(); !strings.Contains(view, "▸   20.000   #22 ") || !strings.Contains(view, "   20.000   #24 ") {
+		t.Errorf("up three times from the newest row:\n%s", view)
+	}
 	// The details of a row: the whole description and the node's reasons, wrapped.
 	m = newModel(t, "bully-boot", nil)
 	steps(m, 5)
