@@ -1011,7 +1011,7 @@ func TestProgramQuestions(t *testing.T) {
 }
 
 // Rendering a frame renders only what shows: 16 nodes (a ring) and 40 (the list), each with a
-// 10,000-step log (DESIGN §9: ≤ 5 ms at 16 nodes).
+// 10,000-step log (docs/performance.md's target: ≤ 5 ms at 16 nodes).
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{16, 40} {
 		b.Run(fmt.Sprintf("%d nodes", n), func(b *testing.B) {
