@@ -11,9 +11,10 @@ import (
 
 // Stepping back, the run alone — no frame drawn (the TUI's BenchmarkBackStep draws them): each
 // iteration is a step back and a step forward again, after a first step back (first-ns), with
-// the copies a session keeps and, to compare, replaying from the start every time. On a 200,000-node ring early in the run (step
-// 30), once every node has booted (step 200,030) and near its end (step 600,030: the run is
-// 604,000 steps); and a million steps into Bully runs of an hour among 50 and 2,000 nodes.
+// the copies a session keeps and, to compare, replaying from the start every time. On a
+// 200,000-node ring early in the run (step 30), once every node has booted (step 200,030) and
+// near its end (step 600,030 of 601,009); and a million steps into Bully runs of an hour among
+// 50 and 2,000 nodes.
 //
 //	go test ./session -run '^$' -bench Back -benchtime 5x -timeout 60m
 func BenchmarkBack(b *testing.B) {
