@@ -54,10 +54,10 @@ func (s *Session) NextBy(t time.Duration) (Step, bool) {
 // forward without running them again with their trace. The replay records nothing (it is
 // several times faster so), and is the only one until the user goes further than ever, or acts.
 func (s *Session) Back(n int) error {
-	to := max(0, len(s.steps)-n)
-	if to == len(s.steps) {
+	if n <= 0 || len(s.steps) == 0 {
 		return nil
 	}
+	to := max(0, len(s.steps)-n)
 	ahead := append(slices.Clone(s.steps[to:]), s.ahead...)
 	ends := s.aheadEnds || len(s.ahead) == 0 && s.run.Done()
 	if err := s.replayTo(to, false); err != nil {

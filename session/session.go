@@ -122,7 +122,9 @@ func (s *Session) AtBreak() bool {
 	return len(s.steps) > 0 && s.steps[len(s.steps)-1].Records[0].Type == sim.RecBreak
 }
 
-// Ending returns the verdicts on the run once it has ended, else nil.
+// Ending returns the verdicts on the run once it has ended, else nil. They are judged as the run
+// ends — the expectations on a replay of the run with the user's actions — so reading them
+// costs nothing.
 func (s *Session) Ending() *Ending { return s.end }
 
 // Nodes returns every node as it is now, ascending by id.

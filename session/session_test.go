@@ -127,6 +127,12 @@ func TestNextAndBack(t *testing.T) {
 		}
 	}
 	next(t, s, 50)
+	shown := len(s.Steps())
+	for _, n := range []int{0, -3} {
+		if err := s.Back(n); err != nil || len(s.Steps()) != shown {
+			t.Errorf("Back(%d): %v, at step %d", n, err, len(s.Steps()))
+		}
+	}
 	if why := sameAsFresh(t, s); why != "" {
 		t.Error(why)
 	}
