@@ -4,16 +4,16 @@
 // its history, the selected node's state and messages, the verdicts at the end of the run, and
 // the faults at the user's fingertips.
 //
-// Stepping back is exact: the run is deterministic, so the model replays it from the start to
-// the step before, with the user's own actions where they were taken — without recording, on
-// the inline engine, which takes the same steps several times faster; going forward again shows
-// the steps stepped back over as they were recorded, and only going further, or acting, replays
-// once more with recording. Back keys that arrive together replay once. What the user does is
-// scheduled just after the current time, as a scenario's `at` line would be — the run stops
-// first at a break on the way — so a session saved with `s` replays to the same trace under
-// `electsim run`. Nothing the user did is forgotten without a question: restarting, or acting
-// after stepping back before actions taken later, asks y or n first; so does saving over a
-// file. An action that would change nothing is refused, not recorded.
+// The run being watched is a session (package session): it steps, steps back exactly, takes the
+// user's actions where they happen and refuses those that would change nothing, and saves what
+// was done as a scenario that electsim run replays to the same trace. The TUI draws what the
+// session returns and turns keys into its calls; back keys that arrive together step back once.
+// Nothing the user did is forgotten without a question: restarting, or acting after stepping
+// back before actions taken later, asks y or n first; so does saving over a file.
+//
+// Update changes the model; View only draws it. What a frame shows — the log's rows, the
+// selected row kept in view, the narration's history — is brought up to date in Update, so
+// drawing a frame, or drawing it again, changes nothing.
 //
 // No key is lost: keys that arrive together — a paste, a slow link — come as one message holding
 // several, and each is handled as its own key, in order; once one opens the input line, the rest
@@ -26,4 +26,10 @@
 // Playback never starves the keys: one tick is in flight at a time, and a tick steps for at
 // most a few milliseconds of wall time, whatever the speed; a frame draws only the rows that
 // show, from an index of the log's rows kept up to date step by step.
+//
+// The files follow what is drawn: header.go (title, status, banners), nodes.go (the ring or
+// list, the selected node, the messages in flight), eventlog.go (the log, a sub-model of its
+// own), detail.go (the selected row in full, the verdicts at the end), overlays.go (help, the
+// narration's history), footer.go (narration, input line, help bar); keys.go and styles.go
+// hold every key and style, keyactions.go what the keys do.
 package tui

@@ -8,6 +8,7 @@ import (
 
 	"electsim/algo"
 	"electsim/scenarios"
+	"electsim/session"
 	"electsim/sim"
 )
 
@@ -44,8 +45,8 @@ func parseFilter(text string, info *algo.Info, ids []algo.ID) (filter, error) {
 }
 
 // match reports whether a step shows under the filter.
-func (f filter) match(ls logStep, info *algo.Info) bool {
-	if ls.routine {
+func (f filter) match(st session.Step, info *algo.Info) bool {
+	if st.Routine {
 		routine := false
 		for _, k := range f.kinds {
 			routine = routine || info.IsRoutine(k)
@@ -54,10 +55,10 @@ func (f filter) match(ls logStep, info *algo.Info) bool {
 			return false
 		}
 	}
-	if len(f.nodes) > 0 && !slices.ContainsFunc(ls.recs, func(r sim.Record) bool { return f.involves(r) }) {
+	if len(f.nodes) > 0 && !slices.ContainsFunc(st.Records, func(r sim.Record) bool { return f.involves(r) }) {
 		return false
 	}
-	if len(f.kinds) > 0 && !slices.ContainsFunc(ls.recs, func(r sim.Record) bool { return slices.Contains(f.kinds, r.Msg.Kind) }) {
+	if len(f.kinds) > 0 && !slices.ContainsFunc(st.Records, func(r sim.Record) bool { return slices.Contains(f.kinds, r.Msg.Kind) }) {
 		return false
 	}
 	return true

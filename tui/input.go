@@ -110,7 +110,7 @@ func (m *Model) take(text string) error {
 			m.closeInput()
 			return nil
 		}
-		a, err := scenarios.ParseAction(text, m.members)
+		a, err := scenarios.ParseAction(text, m.ss.Members())
 		if err != nil {
 			return err
 		}
@@ -122,9 +122,7 @@ func (m *Model) take(text string) error {
 			return err
 		}
 		m.closeInput()
-		m.filter = f
-		m.rowsGen = -1 // build the rows again
-		m.follow()
+		m.log.setFilter(f)
 		if f.text == "" {
 			m.say("filter cleared", false)
 		}
@@ -158,12 +156,7 @@ func (m *Model) take(text string) error {
 // save writes the session to path.
 func (m *Model) save(path string) error {
 	name := strings.TrimSuffix(filepath.Base(path), ".scn")
-	sc := m.ss.scenario(name, m.title()+" (a saved session)")
-	from := "a run the flags describe"
-	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		from = safetext.Escape(m.opts.Scenario.Name) // one comment line, whatever the file is called
-	}
-	if err := scenarios.WriteFile(path, m.ss.sessionFile(from, sc)); err != nil {
+	if err := scenarios.WriteFile(path, m.ss.File(name, "electsim tui")); err != nil {
 		m.say(err.Error(), true)
 		return err
 	}

@@ -2,8 +2,8 @@ package tui
 
 import "github.com/charmbracelet/bubbles/key"
 
-// keyMap is every key the TUI answers to (DESIGN §7; the conventions of mpv, lazygit and k9s).
-// The help bar shows the short list, ? the full one.
+// keyMap is every key the TUI answers to (the README's "The terminal UI" lists them; the
+// conventions of mpv, lazygit and k9s). The help bar shows the short list, ? the full one.
 type keyMap struct {
 	Play, Step, Back, Continue          key.Binding
 	Faster, Slower                      key.Binding

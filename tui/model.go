@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -18,6 +18,7 @@ import (
 	"electsim/algo"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
+	"electsim/session"
 	"electsim/sim"
 )
 
@@ -77,46 +78,35 @@ type Model struct {
 	in    textinput.Model
 	clock func() time.Time
 
-	ss      *session
+	ss      *session.Session
 	nodes   []algo.ID // ring order
 	byID    []int     // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
-	members *scenarios.Members
-	sel     int // the selected node, an index into nodes
+	sel     int       // the selected node, an index into nodes
 	playing bool
 	speed   int // index into speeds
 	tick    int // the playback tick in flight; older ticks are stale
 
 	width, height int
 	overlay       overlay
-	histUp        int // narration history lines scrolled up from the newest
+	hist          viewport.Model // the narration so far, while it covers the panels
+	histKey       historyKey     // what hist's lines were built from
+	log           eventLog
 	mode          inputMode
 	inErr         string    // what is wrong with the input line's text: shown while it stays open
 	inLen         int       // the input line's length, in characters
 	inEdits       int       // changes whenever the input line's text or cursor may have
 	ask           *question // a question waiting for y or n
-	filter        filter
 	message       string
 	messageErr    bool
 	ver           int   // changes with every message that may change more than the input line
 	frame         frame // the screen last drawn
 	failed        any   // what Update or View panicked with: the program quits and Err says it
 	quitting      bool  // a key quit: the keys that came with it are not handled
-
-	// The event log: rows are the indices in ss.steps of the steps the filter shows, built as
-	// steps come (rowsN of them so far, for the session's generation rowsGen). cursor is the
-	// selected row, -1 to follow the newest; logTop the first row on screen when not following.
-	rows           []int
-	rowsN, rowsGen int
-	cursor, logTop int
 }
 
 // New returns the TUI, before its first step: the nodes are about to boot.
 func New(o Options) (*Model, error) {
-	var exps []scenarios.Expectation
-	if o.Scenario != nil {
-		exps = o.Scenario.Expects
-	}
-	ss, err := newSession(o.Config, exps)
+	ss, err := session.New(o.Config, o.Scenario)
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +115,10 @@ func New(o Options) (*Model, error) {
 		r = lipgloss.NewRenderer(o.Output)
 	}
 	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor), ss: ss, clock: o.Clock,
-		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, cursor: -1, rowsGen: -1}
+		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, log: newEventLog()}
 	if m.clock == nil {
 		m.clock = time.Now
 	}
-	m.members = scenarios.NewMembers(m.nodes)
 	sorted := slices.Sorted(slices.Values(m.nodes))
 	m.byID = make([]int, len(m.nodes))
 	for i, id := range m.nodes {
@@ -151,11 +140,12 @@ func New(o Options) (*Model, error) {
 	m.in = textinput.New()
 	m.in.Prompt = ""
 	m.in.CharLimit = maxLine
+	m.settle()
 	return m, nil
 }
 
 // Close stops the run's goroutines. The program does it when it quits.
-func (m *Model) Close() { m.ss.close() }
+func (m *Model) Close() { m.ss.Close() }
 
 // Init starts nothing: the user steps or plays.
 func (m *Model) Init() tea.Cmd { return nil }
@@ -197,9 +187,31 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// A key that only edited the open input line leaves the panels as they were drawn.
 		if _, key := msg.(tea.KeyMsg); !key || !typing || !m.typing() || m.mode != mode {
 			m.ver++
+			m.settle()
+		} else if m.log.cursor >= 0 {
+			m.settle()
 		}
 	}()
 	return m.update(msg)
+}
+
+// settle brings what the next frame shows up to date with the model, so that View changes
+// nothing: the log's rows with the steps shown, the selected row in view, the narration's
+// history with its lines.
+func (m *Model) settle() {
+	if m.failed != nil || m.tooSmall() {
+		return
+	}
+	m.log.sync(m.ss, m.opts.Config.Algorithm)
+	if m.log.cursor < 0 && m.overlay != overlayHistory {
+		return
+	}
+	l := m.layout()
+	m.log.scroll(l.logRows)
+	if m.overlay == overlayHistory {
+		m.hist = m.historyPort(max(1, l.body-1))
+		m.histKey = historyKey{len(m.ss.Says()), m.ss.Generation(), m.width}
+	}
 }
 
 // tooSmall reports whether the terminal is below the smallest size the TUI draws in.
@@ -319,27 +331,6 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
-// stepOnce runs a step; playback stops at a break and at the end. It reports whether playback
-// may go on.
-func (m *Model) stepOnce() bool {
-	ls, ok := m.ss.step()
-	if !ok {
-		m.playing = false
-		m.say("the run is over — ← goes back, R starts again", false)
-		return false
-	}
-	if ls.recs[0].Type == sim.RecBreak {
-		m.playing = false
-		return false
-	}
-	return true
-}
-
-func (m *Model) say(text string, isErr bool) { m.message, m.messageErr = text, isErr }
-
-// follow makes the log follow its newest row again.
-func (m *Model) follow() { m.cursor = -1 }
-
 // answer handles a key while a question waits: y does it, n or esc does not; ctrl+c still quits.
 func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
 	q := m.ask
@@ -368,256 +359,25 @@ func (m *Model) updateOverlay(k tea.KeyMsg) tea.Cmd {
 		m.overlay == overlayHistory && key.Matches(k, keys.History):
 		m.overlay = overlayNone
 	case m.overlay == overlayHelp && key.Matches(k, keys.History):
-		m.overlay, m.histUp = overlayHistory, 0
+		m.openHistory()
 	case m.overlay == overlayHistory && key.Matches(k, keys.Help):
 		m.overlay = overlayHelp
 	case m.overlay != overlayHistory:
 	case key.Matches(k, keys.RowUp):
-		m.histUp++
+		m.hist.ScrollUp(1)
 	case key.Matches(k, keys.RowDown):
-		m.histUp = max(0, m.histUp-1)
+		m.hist.ScrollDown(1)
 	case key.Matches(k, keys.PageUp):
-		m.histUp += max(1, m.height/2)
+		m.hist.ScrollUp(max(1, m.height/2))
 	case key.Matches(k, keys.PageDown):
-		m.histUp = max(0, m.histUp-max(1, m.height/2))
+		m.hist.ScrollDown(max(1, m.height/2))
 	case key.Matches(k, keys.Top):
-		m.histUp = 1 << 30 // clamped when drawn
+		m.hist.GotoTop()
 	case key.Matches(k, keys.Bottom):
-		m.histUp = 0
+		m.hist.GotoBottom()
 	}
 	return nil
 }
 
-// updateKey handles a key outside the input line.
-func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
-	m.message = ""
-	keys := m.keys
-	switch {
-	case key.Matches(k, keys.Quit):
-		return m.quit()
-	case key.Matches(k, keys.Help):
-		m.overlay = overlayHelp
-	case key.Matches(k, keys.History):
-		m.overlay, m.histUp = overlayHistory, 0
-	case key.Matches(k, keys.Close):
-		m.follow()
-	case key.Matches(k, keys.Play):
-		m.playing = !m.playing
-		if m.playing {
-			if m.ss.s.Done() {
-				m.playing = false
-				m.say("the run is over — ← goes back, R starts again", false)
-				return nil
-			}
-			m.follow()
-			return m.nextTick()
-		}
-	case key.Matches(k, keys.Continue):
-		m.follow()
-		if m.ss.atBreak() {
-			m.playing = true
-			return m.nextTick()
-		}
-		m.stepOnce()
-	case key.Matches(k, keys.Step):
-		m.playing = false
-		m.follow()
-		m.stepOnce()
-	case key.Matches(k, keys.Back):
-		m.back(1)
-	case key.Matches(k, keys.Faster):
-		m.speed = min(m.speed+1, len(speeds)-1)
-	case key.Matches(k, keys.Slower):
-		m.speed = max(m.speed-1, 0)
-	case key.Matches(k, keys.Next):
-		m.sel = (m.sel + 1) % len(m.nodes)
-	case key.Matches(k, keys.Prev):
-		m.sel = (m.sel + len(m.nodes) - 1) % len(m.nodes)
-	case key.Matches(k, keys.Pick):
-		if i := int(k.String()[0] - '1'); i < len(m.nodes) {
-			m.sel = i
-		}
-	case key.Matches(k, keys.Crash):
-		m.act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
-	case key.Matches(k, keys.Recover):
-		m.act(sim.Action{Op: sim.Recover, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
-	case key.Matches(k, keys.Pause):
-		op := sim.Pause
-		if m.ss.view(m.nodes[m.sel]).Status == sim.Paused {
-			op = sim.Resume
-		}
-		m.act(sim.Action{Op: op, Nodes: []algo.ID{m.nodes[m.sel]}}, true)
-	case key.Matches(k, keys.Elect):
-		m.act(sim.Action{Op: sim.Elect, Nodes: []algo.ID{m.nodes[m.sel]}}, false)
-	case key.Matches(k, keys.Command):
-		return m.startInput(inputCommand, "")
-	case key.Matches(k, keys.Filter):
-		return m.startInput(inputFilter, "")
-	case key.Matches(k, keys.Save):
-		return m.startInput(inputSave, m.defaultSaveName())
-	case key.Matches(k, keys.RowUp):
-		if n := m.syncRows(); n > 0 {
-			m.cursor = max(0, m.selectedRow()-1)
-		}
-	case key.Matches(k, keys.RowDown):
-		m.moveDown(1)
-	case key.Matches(k, keys.PageUp):
-		if n := m.syncRows(); n > 0 {
-			m.cursor = max(0, m.selectedRow()-m.layout().logRows)
-		}
-	case key.Matches(k, keys.PageDown):
-		m.moveDown(m.layout().logRows)
-	case key.Matches(k, keys.Top):
-		if n := m.syncRows(); n > 0 {
-			m.cursor = 0
-		}
-	case key.Matches(k, keys.Bottom):
-		m.follow()
-	case key.Matches(k, keys.Restart):
-		m.playing = false
-		restart := func() tea.Cmd {
-			m.ss.forgetAll()
-			m.follow()
-			if err := m.ss.restart(); err != nil {
-				m.say(err.Error(), true)
-			} else {
-				m.say("started again from the beginning", false)
-			}
-			return nil
-		}
-		if len(m.ss.user) == 0 {
-			return restart()
-		}
-		m.ask = &question{fmt.Sprintf("Start again from the beginning, and forget %s: %s? y/n",
-			plural(len(m.ss.user), "action of yours", "actions of yours"), actionList(m.ss.user)), restart}
-	}
-	return nil
-}
-
-// back goes back n steps, or to the start of the run if it is nearer.
-func (m *Model) back(n int) {
-	m.playing = false
-	m.follow()
-	if n > len(m.ss.steps) {
-		m.say("this is the start of the run", false)
-		n = len(m.ss.steps)
-	}
-	if n == 0 {
-		return
-	}
-	if err := m.ss.back(n); err != nil {
-		m.say(err.Error(), true)
-	}
-}
-
-// moveDown moves the log's selection n rows down; past the newest row, the log follows it.
-func (m *Model) moveDown(n int) {
-	rows := m.syncRows()
-	if m.cursor < 0 {
-		return
-	}
-	m.cursor += n
-	if m.cursor >= rows-1 {
-		m.follow()
-	}
-}
-
-// act takes a user's action, now — after asking, when it would make the run forget actions the
-// user took later before stepping back. With toggle, a is a pause or a resume, whichever fits
-// the node when it comes.
-func (m *Model) act(a sim.Action, toggle bool) {
-	if lost := m.ss.forgets(); len(lost) > 0 && !m.ss.s.Done() {
-		m.playing = false
-		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
-			a, algo.FormatDuration(m.ss.actTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }}
-		return
-	}
-	m.doAct(a, toggle)
-}
-
-func (m *Model) doAct(a sim.Action, toggle bool) {
-	atBreak, err := m.ss.act(a, toggle)
-	if err != nil {
-		m.say(err.Error(), true)
-		return
-	}
-	m.follow()
-	a = m.ss.user[len(m.ss.user)-1]
-	at := algo.FormatDuration(a.At)
-	if atBreak {
-		m.playing = false
-		m.say(fmt.Sprintf("%s will happen at %s: a break comes first — n or enter goes on", a, at), false)
-		return
-	}
-	if a.Op == sim.Break {
-		m.playing = false
-		m.say(fmt.Sprintf("break at %s — n or enter goes on", at), false)
-		return
-	}
-	m.say(fmt.Sprintf("%s at %s", a, at), false)
-}
-
-// actionList writes actions with their times: "crash 3 at 1012ms, heal at 1100ms".
-func actionList(as []sim.Action) string {
-	s := make([]string, len(as))
-	for i, a := range as {
-		s[i] = fmt.Sprintf("%s at %s", a, algo.FormatDuration(a.At))
-	}
-	return strings.Join(s, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-func (m *Model) defaultSaveName() string {
-	name := "session"
-	if m.opts.Scenario != nil && m.opts.Scenario.Name != "" {
-		name = safetext.Escape(m.opts.Scenario.Name) + "-session"
-	}
-	return name + ".scn"
-}
-
-func (m *Model) title() string {
-	if m.opts.Scenario != nil && m.opts.Scenario.Title != "" {
-		return m.opts.Scenario.Title
-	}
-	cfg := m.opts.Config
-	return fmt.Sprintf("%s, %s (%s)", cfg.Algorithm.Name, plural(len(cfg.IDs), "node", "nodes"), m.members)
-}
-
-// syncRows brings the log's rows up to date with the steps shown and returns how many there
-// are: only the new steps are looked at, and the rows of steps taken back are dropped; all are
-// built again only when the run starts again or the filter changes.
-func (m *Model) syncRows() int {
-	if m.rowsGen != m.ss.gen {
-		m.rows, m.rowsN, m.rowsGen = m.rows[:0], 0, m.ss.gen
-	}
-	if n := len(m.ss.steps); m.rowsN > n { // steps taken back: their rows go
-		i, _ := slices.BinarySearch(m.rows, n)
-		m.rows, m.rowsN = m.rows[:i], n
-	}
-	info := m.opts.Config.Algorithm
-	for i := m.rowsN; i < len(m.ss.steps); i++ {
-		if m.filter.match(m.ss.steps[i], info) {
-			m.rows = append(m.rows, i)
-		}
-	}
-	m.rowsN = len(m.ss.steps)
-	if m.cursor >= len(m.rows) {
-		m.follow() // the selected row was taken back
-	}
-	return len(m.rows)
-}
-
-// selectedRow is the index in rows of the selected row: the newest when following; -1 when
-// there is none.
-func (m *Model) selectedRow() int {
-	if m.cursor >= 0 {
-		return m.cursor
-	}
-	return len(m.rows) - 1
-}
+// defaultSaveName is the file name s offers.
+func (m *Model) defaultSaveName() string { return safetext.Escape(m.ss.SaveName()) }

@@ -99,8 +99,9 @@ func (s styler) Status(st sim.Status, x string) string { return s.st.status(st).
 // notBooted is the mark of a node that has not booted yet: before the first steps of a run.
 const notBooted = "○"
 
-// glyph is the mark of a node status, readable without colour: the diagrams' (DESIGN §7), with
-// ⏸ for a pause, which a terminal draws as a character.
+// glyph is the mark of a node status, readable without colour: the diagrams' (docs/teaching.md;
+// the README's "The terminal UI" lists them), with ⏸ for a pause, which a terminal draws as a
+// character.
 func glyph(s sim.Status) string {
 	if s == sim.Paused {
 		return "⏸"

@@ -20,6 +20,7 @@ import (
 	"electsim/algo"
 	"electsim/network"
 	"electsim/scenarios"
+	"electsim/session"
 	"electsim/sim"
 	"electsim/sim/export"
 )
@@ -87,6 +88,12 @@ func typeText(m *Model, text string) {
 	press(m, "enter")
 }
 
+// lastStep is the latest step shown.
+func lastStep(m *Model) session.Step {
+	steps := m.ss.Steps()
+	return steps[len(steps)-1]
+}
+
 func steps(m *Model, n int) {
 	for range n {
 		press(m, "right")
@@ -105,7 +112,7 @@ func TestViewGolden(t *testing.T) {
 	})
 	t.Run("split-brain banner", func(t *testing.T) {
 		m := newModel(t, "gc-pause-split-brain", nil)
-		for m.ss.s.Now() < 720*ms {
+		for m.ss.Now() < 720*ms {
 			press(m, "right")
 		}
 		view := m.View()
@@ -142,7 +149,11 @@ func TestViewGolden(t *testing.T) {
 	t.Run("log row selected", func(t *testing.T) {
 		m := newModel(t, "bully-boot", nil)
 		steps(m, 25)
-		press(m, "up", "up", "up", "4")
+		press(m, "home")
+		for range 21 {
+			press(m, "down")
+		}
+		press(m, "4")
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 	t.Run("command error", func(t *testing.T) {
@@ -166,7 +177,7 @@ func TestViewGolden(t *testing.T) {
 	})
 	t.Run("the end", func(t *testing.T) {
 		m := newModel(t, "bully-leader-crash", nil)
-		for !m.ss.s.Done() {
+		for !m.ss.Done() {
 			m.stepOnce()
 		}
 		golden.RequireEqual(t, []byte(m.View()))
@@ -248,10 +259,10 @@ func TestViewFitsTheTerminal(t *testing.T) {
 func TestStepAndBack(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	for _, k := range []string{"right", ".", "l"} {
-		before := len(m.ss.steps)
+		before := len(m.ss.Steps())
 		press(m, k)
-		if len(m.ss.steps) != before+1 {
-			t.Errorf("%q: %d steps, want %d", k, len(m.ss.steps), before+1)
+		if len(m.ss.Steps()) != before+1 {
+			t.Errorf("%q: %d steps, want %d", k, len(m.ss.Steps()), before+1)
 		}
 	}
 	steps(m, 40)
@@ -264,7 +275,7 @@ func TestStepAndBack(t *testing.T) {
 		view  string
 	}
 	snap := func() snapshot {
-		return snapshot{m.ss.s.Now(), m.ss.s.Nodes(), fmt.Sprint(m.ss.s.Summary()), m.View()}
+		return snapshot{m.ss.Now(), m.ss.Nodes(), fmt.Sprint(m.ss.Summary()), m.View()}
 	}
 	var history []snapshot
 	for range 5 {
@@ -275,19 +286,19 @@ func TestStepAndBack(t *testing.T) {
 		press(m, []string{"left", ",", "h"}[i%3])
 		if got := snap(); !slices.Equal(got.nodes, history[i].nodes) || got.now != history[i].now ||
 			got.sum != history[i].sum || got.view != history[i].view {
-			t.Fatalf("back to step %d: not the state shown then\n got %v %v\nwant %v %v", len(m.ss.steps), got.now, got.nodes, history[i].now, history[i].nodes)
+			t.Fatalf("back to step %d: not the state shown then\n got %v %v\nwant %v %v", len(m.ss.Steps()), got.now, got.nodes, history[i].now, history[i].nodes)
 		}
 	}
 	// Back past the user's crash: it is undone, and redone going forward again.
-	for len(m.ss.steps) > 0 && m.ss.view(1).Status == sim.Crashed {
+	for len(m.ss.Steps()) > 0 && m.ss.Node(1).Status == sim.Crashed {
 		press(m, "left")
 	}
-	if m.ss.view(1).Status == sim.Crashed || len(m.ss.user) != 1 {
-		t.Fatalf("stepping back past the crash: node 1 %s, user actions %v", m.ss.view(1).Status, m.ss.user)
+	if m.ss.Node(1).Status == sim.Crashed || len(m.ss.User()) != 1 {
+		t.Fatalf("stepping back past the crash: node 1 %s, user actions %v", m.ss.Node(1).Status, m.ss.User())
 	}
 	press(m, "right")
-	if m.ss.view(1).Status != sim.Crashed {
-		t.Errorf("stepping forward again: node 1 is %s, want crashed again", m.ss.view(1).Status)
+	if m.ss.Node(1).Status != sim.Crashed {
+		t.Errorf("stepping forward again: node 1 is %s, want crashed again", m.ss.Node(1).Status)
 	}
 	// At the start, back says so.
 	m = newModel(t, "bully-boot", nil)
@@ -308,8 +319,8 @@ func TestPlayPauseBreakContinue(t *testing.T) {
 	tick := func() { m.Update(tickMsg{m.tick}) }
 	tick()
 	tick()
-	if len(m.ss.steps) != 2 || m.playing {
-		t.Fatalf("at the break after 2 steps: %d steps, playing %v", len(m.ss.steps), m.playing)
+	if len(m.ss.Steps()) != 2 || m.playing {
+		t.Fatalf("at the break after 2 steps: %d steps, playing %v", len(m.ss.Steps()), m.playing)
 	}
 	for _, k := range []string{"n", "enter"} {
 		if cmd := press(m, k); !m.playing || cmd == nil {
@@ -318,16 +329,16 @@ func TestPlayPauseBreakContinue(t *testing.T) {
 		for m.playing {
 			tick()
 		}
-		if !m.ss.atBreak() {
-			t.Fatalf("playback stopped at step %d, not at a break", len(m.ss.steps))
+		if !m.ss.AtBreak() {
+			t.Fatalf("playback stopped at step %d, not at a break", len(m.ss.Steps()))
 		}
 	}
 	press(m, " ")
-	n := len(m.ss.steps)
+	n := len(m.ss.Steps())
 	press(m, " ")
 	m.Update(tickMsg{m.tick - 1}) // a stale tick does nothing
-	if len(m.ss.steps) != n || m.playing {
-		t.Errorf("paused: %d steps (was %d), playing %v", len(m.ss.steps), n, m.playing)
+	if len(m.ss.Steps()) != n || m.playing {
+		t.Errorf("paused: %d steps (was %d), playing %v", len(m.ss.Steps()), n, m.playing)
 	}
 }
 
@@ -374,34 +385,34 @@ func TestNodeKeys(t *testing.T) {
 	if m.nodes[m.sel] != 4 {
 		t.Errorf("after 4: node %d", m.nodes[m.sel])
 	}
-	now := m.ss.s.Now()
+	now := m.ss.Now()
 	press(m, "c")
-	if m.ss.view(4).Status != sim.Crashed || m.ss.user[0].At != (now/ms+1)*ms {
-		t.Errorf("c: node 4 %s, action %v (now was %v)", m.ss.view(4).Status, m.ss.user, now)
+	if m.ss.Node(4).Status != sim.Crashed || m.ss.User()[0].At != (now/ms+1)*ms {
+		t.Errorf("c: node 4 %s, action %v (now was %v)", m.ss.Node(4).Status, m.ss.User(), now)
 	}
 	press(m, "r")
-	if st := m.ss.view(4).Status; st == sim.Crashed {
+	if st := m.ss.Node(4).Status; st == sim.Crashed {
 		t.Errorf("r: node 4 is still crashed")
 	}
 	press(m, "p")
-	if m.ss.view(4).Status != sim.Paused {
-		t.Errorf("p: node 4 is %s, want paused", m.ss.view(4).Status)
+	if m.ss.Node(4).Status != sim.Paused {
+		t.Errorf("p: node 4 is %s, want paused", m.ss.Node(4).Status)
 	}
 	press(m, "p")
-	if m.ss.view(4).Status == sim.Paused {
+	if m.ss.Node(4).Status == sim.Paused {
 		t.Error("p again: node 4 is still paused")
 	}
 	press(m, "2", "e") // at 15ms, where a break comes first
-	if !m.ss.atBreak() || !strings.Contains(m.message, "elect 2 will happen at 15ms: a break comes first") {
-		t.Fatalf("e before a break: at a break %v, message %q", m.ss.atBreak(), m.message)
+	if !m.ss.AtBreak() || !strings.Contains(m.message, "elect 2 will happen at 15ms: a break comes first") {
+		t.Fatalf("e before a break: at a break %v, message %q", m.ss.AtBreak(), m.message)
 	}
 	press(m, "right")
-	last := m.ss.steps[len(m.ss.steps)-1].recs
+	last := lastStep(m).Records
 	if last[0].Type != sim.RecFault || last[0].Action.Op != sim.Elect || last[0].Node != 2 {
 		t.Errorf("e: the last step is %+v", last[0])
 	}
-	if len(m.ss.user) != 5 {
-		t.Errorf("user actions %v", m.ss.user)
+	if len(m.ss.User()) != 5 {
+		t.Errorf("user actions %v", m.ss.User())
 	}
 }
 
@@ -419,7 +430,7 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("the mistake and the line do not both show:\n%s", view)
 	}
 	typeText(m, "partition 1 2 | 3 4 5")
-	if m.mode != inputNone || m.ss.s.Partition() == nil || m.inErr != "" {
+	if m.mode != inputNone || m.ss.Partition() == nil || m.inErr != "" {
 		t.Fatalf("the mended command did not partition: message %q", m.message)
 	}
 	if !strings.Contains(m.View(), "partition A: 1 2 | B: 3 4 5") {
@@ -427,7 +438,7 @@ func TestCommandLine(t *testing.T) {
 	}
 	press(m, ":")
 	typeText(m, "cut 1->2")
-	if len(m.ss.s.Cuts()) != 1 {
+	if len(m.ss.Cuts()) != 1 {
 		t.Error("cut 1->2 did not cut")
 	}
 	// A long mistake is shown whole, wrapped, while the line stays open.
@@ -445,14 +456,14 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf(": after a mistake opens with %q, error %q", m.in.Value(), m.inErr)
 	}
 	press(m, "x", "esc")
-	if m.mode != inputNone || len(m.ss.user) != 2 {
-		t.Errorf("esc: mode %d, user actions %v", m.mode, m.ss.user)
+	if m.mode != inputNone || len(m.ss.User()) != 2 {
+		t.Errorf("esc: mode %d, user actions %v", m.mode, m.ss.User())
 	}
 	// An action that would change nothing is not taken, and says why.
 	press(m, ":")
 	typeText(m, "cut 1->2")
-	if !m.messageErr || m.message != "cut 1->2: the link 1->2 is cut already — nothing done" || len(m.ss.user) != 2 {
-		t.Errorf("a second cut: %q, user actions %v", m.message, m.ss.user)
+	if !m.messageErr || m.message != "cut 1->2: the link 1->2 is cut already — nothing done" || len(m.ss.User()) != 2 {
+		t.Errorf("a second cut: %q, user actions %v", m.message, m.ss.User())
 	}
 }
 
@@ -463,8 +474,8 @@ func TestFilter(t *testing.T) {
 	steps(m, 60)
 	press(m, "/")
 	typeText(m, "4 ok")
-	if !slices.Equal(m.filter.nodes, []algo.ID{4}) || !slices.Equal(m.filter.kinds, []string{"OK"}) {
-		t.Fatalf("filter %+v", m.filter)
+	if !slices.Equal(m.log.filter.nodes, []algo.ID{4}) || !slices.Equal(m.log.filter.kinds, []string{"OK"}) {
+		t.Fatalf("filter %+v", m.log.filter)
 	}
 	l := m.layout()
 	for _, line := range strings.Split(m.View(), "\n")[4 : 4+l.logRows] {
@@ -494,13 +505,13 @@ func TestFilter(t *testing.T) {
 		}
 		press(m, "esc")
 	}
-	if m.filter.text != "heartbeat" {
-		t.Errorf("a refused filter changed the filter: %+v", m.filter)
+	if m.log.filter.text != "heartbeat" {
+		t.Errorf("a refused filter changed the filter: %+v", m.log.filter)
 	}
 	press(m, "/")
 	typeText(m, "")
-	if m.filter.text != "" {
-		t.Errorf("an empty filter should clear it: %+v", m.filter)
+	if m.log.filter.text != "" {
+		t.Errorf("an empty filter should clear it: %+v", m.log.filter)
 	}
 }
 
@@ -510,37 +521,44 @@ func TestFilter(t *testing.T) {
 func TestLogRows(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	steps(m, 150)
-	rows := m.syncRows()
+	rows := len(m.log.rows)
 	press(m, "up")
-	if m.cursor != rows-2 {
-		t.Fatalf("up: cursor %d of %d rows", m.cursor, rows)
+	if m.log.cursor != rows-2 {
+		t.Fatalf("up: cursor %d of %d rows", m.log.cursor, rows)
 	}
 	if view := m.View(); !strings.Contains(view, fmt.Sprintf("row %d of %d · ↓ 1 newer below (end follows)", rows-1, rows)) {
 		t.Errorf("the header does not say where the selection is:\n%s", view)
 	}
 	press(m, "pgup")
-	if m.cursor >= rows-2 {
+	if m.log.cursor >= rows-2 {
 		t.Fatal("pgup did not move up")
 	}
 	press(m, "home")
-	if m.cursor != 0 || !strings.Contains(m.View(), "▸    0.000    #1 ") {
-		t.Errorf("home: cursor %d\n%s", m.cursor, m.View())
+	if m.log.cursor != 0 || !strings.Contains(m.View(), "▸    0.000    #1 ") {
+		t.Errorf("home: cursor %d\n%s", m.log.cursor, m.View())
 	}
 	press(m, "pgup")
-	if m.cursor != 0 {
-		t.Errorf("pgup past the start: %d", m.cursor)
+	if m.log.cursor != 0 {
+		t.Errorf("pgup past the start: %d", m.log.cursor)
 	}
 	press(m, "pgdown")
-	if m.cursor <= 0 {
+	if m.log.cursor <= 0 {
 		t.Error("pgdown did not move down")
 	}
 	press(m, "end")
-	if m.cursor != -1 {
-		t.Errorf("end: cursor %d", m.cursor)
+	if m.log.cursor != -1 {
+		t.Errorf("end: cursor %d", m.log.cursor)
 	}
 	press(m, "up", "down")
-	if m.cursor != -1 {
-		t.Errorf("down onto the newest row: cursor %d, want following", m.cursor)
+	if m.log.cursor != -1 {
+		t.Errorf("down onto the newest row: cursor %d, want following", m.log.cursor)
+	}
+	// Selecting older rows from the newest keeps the newer ones in view: the log does not jump.
+	m = newModel(t, "bully-boot", nil)
+	steps(m, 25)
+	press(m, "up", "up", "up")
+	if view := m.View(); !strings.Contains(view, "▸   20.000   #22 ") || !strings.Contains(view, "   20.000   #24 ") {
+		t.Errorf("up three times from the newest row:\n%s", view)
 	}
 	// The details of a row: the whole description and the node's reasons, wrapped.
 	m = newModel(t, "bully-boot", nil)
@@ -554,8 +572,8 @@ func TestLogRows(t *testing.T) {
 	}
 	// Stepping follows the newest row again.
 	press(m, "up", "right")
-	if m.cursor != -1 {
-		t.Errorf("a step did not follow the newest row: cursor %d", m.cursor)
+	if m.log.cursor != -1 {
+		t.Errorf("a step did not follow the newest row: cursor %d", m.log.cursor)
 	}
 }
 
@@ -610,12 +628,12 @@ func TestSaveReplaysTheSameTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, ls := range m.ss.steps {
+		for i, ls := range m.ss.Steps() {
 			r, ok := s.Step()
 			if !ok {
-				t.Fatalf("the replay ended at step %d of %d", i, len(m.ss.steps))
+				t.Fatalf("the replay ended at step %d of %d", i, len(m.ss.Steps()))
 			}
-			if got, want := jsonl(r.Records), jsonl(ls.recs); got != want {
+			if got, want := jsonl(r.Records), jsonl(ls.Records); got != want {
 				t.Fatalf("%s: step %d differs:\nreplay  %s\nsession %s", e, i+1, got, want)
 			}
 		}
@@ -681,8 +699,8 @@ func TestRestartHelpQuit(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	steps(m, 10)
 	press(m, "R")
-	if len(m.ss.steps) != 0 || m.ask != nil {
-		t.Fatalf("R with nothing to forget: %d steps, question %+v", len(m.ss.steps), m.ask)
+	if len(m.ss.Steps()) != 0 || m.ask != nil {
+		t.Fatalf("R with nothing to forget: %d steps, question %+v", len(m.ss.Steps()), m.ask)
 	}
 	steps(m, 10)
 	press(m, "c")
@@ -691,16 +709,16 @@ func TestRestartHelpQuit(t *testing.T) {
 		t.Fatalf("R with an action: question %+v", m.ask)
 	}
 	press(m, "right", "c", " ") // other keys wait for the answer
-	if m.ask == nil || len(m.ss.user) != 1 || m.playing {
+	if m.ask == nil || len(m.ss.User()) != 1 || m.playing {
 		t.Fatalf("keys acted while a question waited")
 	}
 	press(m, "n")
-	if m.ask != nil || len(m.ss.user) != 1 || len(m.ss.steps) == 0 || m.message != "nothing done" {
-		t.Fatalf("n: question %+v, user %v, %d steps", m.ask, m.ss.user, len(m.ss.steps))
+	if m.ask != nil || len(m.ss.User()) != 1 || len(m.ss.Steps()) == 0 || m.message != "nothing done" {
+		t.Fatalf("n: question %+v, user %v, %d steps", m.ask, m.ss.User(), len(m.ss.Steps()))
 	}
 	press(m, "R", "y")
-	if len(m.ss.steps) != 0 || len(m.ss.user) != 0 || m.ss.s.Now() != 0 {
-		t.Errorf("after R y: %d steps, user %v, now %v", len(m.ss.steps), m.ss.user, m.ss.s.Now())
+	if len(m.ss.Steps()) != 0 || len(m.ss.User()) != 0 || m.ss.Now() != 0 {
+		t.Errorf("after R y: %d steps, user %v, now %v", len(m.ss.Steps()), m.ss.User(), m.ss.Now())
 	}
 	for _, closeKey := range []string{"?", "esc", "q"} {
 		press(m, "?")
@@ -709,7 +727,7 @@ func TestRestartHelpQuit(t *testing.T) {
 		}
 		press(m, "right") // ignored while help covers the panels
 		press(m, closeKey)
-		if m.overlay != overlayNone || len(m.ss.steps) != 0 {
+		if m.overlay != overlayNone || len(m.ss.Steps()) != 0 {
 			t.Errorf("%q does not close the help, or a key acted behind it", closeKey)
 		}
 	}
@@ -733,12 +751,12 @@ func TestActAfterBackAsks(t *testing.T) {
 		t.Fatalf("question %+v", m.ask)
 	}
 	press(m, "esc")
-	if len(m.ss.user) != 1 || m.ss.user[0].Nodes[0] != 1 {
-		t.Fatalf("esc: user %v", m.ss.user)
+	if len(m.ss.User()) != 1 || m.ss.User()[0].Nodes[0] != 1 {
+		t.Fatalf("esc: user %v", m.ss.User())
 	}
 	press(m, "c", "y")
-	if len(m.ss.user) != 1 || m.ss.user[0].Nodes[0] != 2 || m.ss.view(2).Status != sim.Crashed || m.ss.view(1).Status == sim.Crashed {
-		t.Fatalf("y: user %v, node 1 %s, node 2 %s", m.ss.user, m.ss.view(1).Status, m.ss.view(2).Status)
+	if len(m.ss.User()) != 1 || m.ss.User()[0].Nodes[0] != 2 || m.ss.Node(2).Status != sim.Crashed || m.ss.Node(1).Status == sim.Crashed {
+		t.Fatalf("y: user %v, node 1 %s, node 2 %s", m.ss.User(), m.ss.Node(1).Status, m.ss.Node(2).Status)
 	}
 }
 
@@ -748,16 +766,16 @@ func TestActStopsAtABreak(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	press(m, ":")
 	typeText(m, "partition 1 2 | 3 4 5")
-	if !m.ss.atBreak() || len(m.ss.steps) != 2 || m.ss.s.Partition() != nil {
-		t.Fatalf("at step %d, at a break %v, partition %v", len(m.ss.steps), m.ss.atBreak(), m.ss.s.Partition())
+	if !m.ss.AtBreak() || len(m.ss.Steps()) != 2 || m.ss.Partition() != nil {
+		t.Fatalf("at step %d, at a break %v, partition %v", len(m.ss.Steps()), m.ss.AtBreak(), m.ss.Partition())
 	}
 	if m.message != "partition 1 2 | 3 4 5 will happen at 1ms: a break comes first — n or enter goes on" {
 		t.Errorf("message %q", m.message)
 	}
-	for m.ss.s.Partition() == nil {
+	for m.ss.Partition() == nil {
 		press(m, "right")
 	}
-	if r := m.ss.steps[len(m.ss.steps)-1].recs[0]; r.At != ms || r.Action == nil || r.Action.Op != sim.Partition {
+	if r := lastStep(m).Records[0]; r.At != ms || r.Action == nil || r.Action.Op != sim.Partition {
 		t.Errorf("the partition came at %+v", r)
 	}
 }
@@ -767,19 +785,19 @@ func TestActStopsAtABreak(t *testing.T) {
 func TestIdleActionsAreNotTaken(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	steps(m, 12)
-	n := len(m.ss.steps)
+	n := len(m.ss.Steps())
 	press(m, "r")
-	if len(m.ss.user) != 0 || len(m.ss.steps) != n || !m.messageErr || m.message != "recover 1: node 1 is not crashed — nothing done" {
-		t.Errorf("r on a live node: user %v, %d steps (was %d), message %q", m.ss.user, len(m.ss.steps), n, m.message)
+	if len(m.ss.User()) != 0 || len(m.ss.Steps()) != n || !m.messageErr || m.message != "recover 1: node 1 is not crashed — nothing done" {
+		t.Errorf("r on a live node: user %v, %d steps (was %d), message %q", m.ss.User(), len(m.ss.Steps()), n, m.message)
 	}
 	press(m, ":")
 	typeText(m, "heal")
-	if len(m.ss.user) != 0 || m.message != "heal: no partition and no cut link to heal — nothing done" {
-		t.Errorf("heal: user %v, message %q", m.ss.user, m.message)
+	if len(m.ss.User()) != 0 || m.message != "heal: no partition and no cut link to heal — nothing done" {
+		t.Errorf("heal: user %v, message %q", m.ss.User(), m.message)
 	}
 	press(m, "5", "c") // node 5 is down from the start
-	if len(m.ss.user) != 0 || m.message != "crash 5: node 5 is already crashed — nothing done" {
-		t.Errorf("crash 5: user %v, message %q", m.ss.user, m.message)
+	if len(m.ss.User()) != 0 || m.message != "crash 5: node 5 is already crashed — nothing done" {
+		t.Errorf("crash 5: user %v, message %q", m.ss.User(), m.message)
 	}
 }
 
@@ -788,8 +806,8 @@ func TestTooSmallTakesOnlyQuit(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
 	press(m, "right", "right", "right", "c", ":", "space")
-	if len(m.ss.steps) != 0 || len(m.ss.user) != 0 || m.mode != inputNone || m.playing {
-		t.Errorf("keys acted while too small: %d steps, user %v, mode %d", len(m.ss.steps), m.ss.user, m.mode)
+	if len(m.ss.Steps()) != 0 || len(m.ss.User()) != 0 || m.mode != inputNone || m.playing {
+		t.Errorf("keys acted while too small: %d steps, user %v, mode %d", len(m.ss.Steps()), m.ss.User(), m.mode)
 	}
 	if cmd := press(m, "q"); cmd == nil || cmd() != tea.Quit() {
 		t.Error("q does not quit")
@@ -799,8 +817,8 @@ func TestTooSmallTakesOnlyQuit(t *testing.T) {
 	press(m, " ")
 	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
 	m.Update(tickMsg{m.tick})
-	if len(m.ss.steps) != 0 || !m.playing {
-		t.Errorf("a tick while too small: %d steps, playing %v", len(m.ss.steps), m.playing)
+	if len(m.ss.Steps()) != 0 || !m.playing {
+		t.Errorf("a tick while too small: %d steps, playing %v", len(m.ss.Steps()), m.playing)
 	}
 }
 
@@ -813,7 +831,7 @@ func TestTickBudget(t *testing.T) {
 	m.speed = len(speeds) - 1
 	press(m, " ")
 	m.Update(tickMsg{m.tick})
-	if got, want := len(m.ss.steps), int(tickBudget/(3*ms))+1; got != want {
+	if got, want := len(m.ss.Steps()), int(tickBudget/(3*ms))+1; got != want {
 		t.Errorf("a tick at %d steps/s ran %d steps in 3ms each, want %d", speeds[m.speed], got, want)
 	}
 }
@@ -822,7 +840,7 @@ func TestTickBudget(t *testing.T) {
 // properties and the scenario's expectations.
 func TestEndOfRun(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
-	for !m.ss.s.Done() {
+	for !m.ss.Done() {
 		m.stepOnce()
 	}
 	view := m.View()
@@ -836,7 +854,7 @@ func TestEndOfRun(t *testing.T) {
 	m = newModel(t, "bully-leader-crash", nil)
 	playToBreak(m, 3)
 	press(m, "4", "c")
-	for !m.ss.s.Done() {
+	for !m.ss.Done() {
 		m.stepOnce()
 	}
 	if view := m.View(); !strings.Contains(view, "✗ 1 of 4 expectations fail") || !strings.Contains(view, "✗ expect leader 4 by 1500ms") {
@@ -848,7 +866,7 @@ func TestEndOfRun(t *testing.T) {
 // and esc closes it.
 func TestNarration(t *testing.T) {
 	m := newModel(t, "gc-pause-split-brain", nil)
-	for m.ss.s.Now() < 520*ms || !m.ss.atBreak() {
+	for m.ss.Now() < 520*ms || !m.ss.AtBreak() {
 		press(m, "right")
 	}
 	view := m.View()
@@ -866,7 +884,7 @@ func TestNarration(t *testing.T) {
 	}
 	press(m, "right") // ignored while the history covers the panels
 	press(m, "esc")
-	if m.overlay != overlayNone || !m.ss.atBreak() {
+	if m.overlay != overlayNone || !m.ss.AtBreak() {
 		t.Error("esc does not close the history, or a key acted behind it")
 	}
 }
@@ -894,8 +912,8 @@ func TestProgramFlow(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := tm.FinalModel(t).(*Model)
-	if final.ss.view(4).Status != sim.Crashed || final.ss.view(3).Status != sim.Leader {
-		t.Errorf("final: node 4 %s, node 3 %s", final.ss.view(4).Status, final.ss.view(3).Status)
+	if final.ss.Node(4).Status != sim.Crashed || final.ss.Node(3).Status != sim.Leader {
+		t.Errorf("final: node 4 %s, node 3 %s", final.ss.Node(4).Status, final.ss.Node(3).Status)
 	}
 }
 
@@ -936,8 +954,8 @@ func TestProgramCommandError(t *testing.T) {
 	tm.Type("crash 4")
 	tm.Send(keyMsg("enter"))
 	waitFor(t, tm, "crash 4 at 1ms")
-	if final := finish(t, tm); final.ss.view(4).Status != sim.Crashed || len(final.ss.user) != 1 {
-		t.Errorf("node 4 %s, user actions %v", final.ss.view(4).Status, final.ss.user)
+	if final := finish(t, tm); final.ss.Node(4).Status != sim.Crashed || len(final.ss.User()) != 1 {
+		t.Errorf("node 4 %s, user actions %v", final.ss.Node(4).Status, final.ss.User())
 	}
 }
 
@@ -960,8 +978,8 @@ func TestProgramBreaksAndNarration(t *testing.T) {
 	waitFor(t, tm, "Narration so far", "100.000ms “Node 5 won at once")
 	tm.Send(keyMsg("esc"))
 	final := finish(t, tm)
-	if final.ss.view(4).Status != sim.Paused || !final.ss.atBreak() || final.ss.s.Now() != 1250*ms {
-		t.Errorf("node 4 %s, at a break %v, now %v", final.ss.view(4).Status, final.ss.atBreak(), final.ss.s.Now())
+	if final.ss.Node(4).Status != sim.Paused || !final.ss.AtBreak() || final.ss.Now() != 1250*ms {
+		t.Errorf("node 4 %s, at a break %v, now %v", final.ss.Node(4).Status, final.ss.AtBreak(), final.ss.Now())
 	}
 }
 
@@ -987,13 +1005,13 @@ func TestProgramQuestions(t *testing.T) {
 	waitFor(t, tm, "Start again from the beginning, and forget 1 action of yours: crash 1 at 11ms? y/n")
 	tm.Send(keyMsg("y"))
 	waitFor(t, tm, "started again from the beginning")
-	if final := finish(t, tm); len(final.ss.user) != 0 || len(final.ss.steps) != 0 {
-		t.Errorf("after R y: user %v, %d steps", final.ss.user, len(final.ss.steps))
+	if final := finish(t, tm); len(final.ss.User()) != 0 || len(final.ss.Steps()) != 0 {
+		t.Errorf("after R y: user %v, %d steps", final.ss.User(), len(final.ss.Steps()))
 	}
 }
 
 // Rendering a frame renders only what shows: 16 nodes (a ring) and 40 (the list), each with a
-// 10,000-step log (DESIGN §9: ≤ 5 ms at 16 nodes).
+// 10,000-step log (docs/performance.md's target: ≤ 5 ms at 16 nodes).
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{16, 40} {
 		b.Run(fmt.Sprintf("%d nodes", n), func(b *testing.B) {
@@ -1005,7 +1023,7 @@ func BenchmarkView(b *testing.B) {
 				c.Actions = nil
 				c.RunFor = time.Hour
 			})
-			for len(m.ss.steps) < 10_000 {
+			for len(m.ss.Steps()) < 10_000 {
 				m.stepOnce()
 			}
 			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -1028,7 +1046,7 @@ func BenchmarkPlaybackFrame(b *testing.B) {
 		c.RunFor = time.Hour
 		c.Engine = sim.Goroutine
 	})
-	for len(m.ss.steps) < 10_000 {
+	for len(m.ss.Steps()) < 10_000 {
 		m.stepOnce()
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -1084,8 +1102,8 @@ func TestMain(m *testing.M) {
 // stack trace over the user's terminal.
 func TestPanicQuitsCleanly(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
-	m.ss.s = nil // any step now panics
-	_, cmd := m.Update(keyMsg("right"))
+	m.nodes = nil // selecting the next node now divides by zero
+	_, cmd := m.Update(keyMsg("tab"))
 	if cmd == nil || cmd() != tea.Quit() || m.Err() == nil {
 		t.Fatalf("cmd %v, err %v", cmd, m.Err())
 	}
@@ -1098,20 +1116,20 @@ func TestPanicQuitsCleanly(t *testing.T) {
 // action waits for, not a break it must stop at first.
 func TestUserSayAndBreak(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
-	for len(m.ss.steps) < 5 {
+	for len(m.ss.Steps()) < 5 {
 		press(m, "right") // past the break at 0ms
 	}
 	press(m, ":")
 	typeText(m, "say hi")
-	last := m.ss.steps[len(m.ss.steps)-1].recs[0]
+	last := lastStep(m).Records[0]
 	if last.Type != sim.RecSay || last.At != ms || m.message != `say "hi" at 1ms` {
 		t.Fatalf("say: at %v a %v record, message %q", last.At, last.Type, m.message)
 	}
 	press(m, ":")
 	typeText(m, "break")
-	last = m.ss.steps[len(m.ss.steps)-1].recs[0]
-	if !m.ss.atBreak() || last.Type != sim.RecBreak || last.At != 2*ms || m.message != "break at 2ms — n or enter goes on" {
-		t.Fatalf("break: at %v a %v record, at a break %v, message %q", last.At, last.Type, m.ss.atBreak(), m.message)
+	last = lastStep(m).Records[0]
+	if !m.ss.AtBreak() || last.Type != sim.RecBreak || last.At != 2*ms || m.message != "break at 2ms — n or enter goes on" {
+		t.Fatalf("break: at %v a %v record, at a break %v, message %q", last.At, last.Type, m.ss.AtBreak(), m.message)
 	}
 }
 
@@ -1170,8 +1188,8 @@ func burst(m *Model, text string) tea.Cmd {
 func TestKeysInABurst(t *testing.T) {
 	m := newModel(t, "bully-boot", nil)
 	burst(m, "lllll")
-	if len(m.ss.steps) != 5 {
-		t.Fatalf("lllll in one burst: %d steps, want 5", len(m.ss.steps))
+	if len(m.ss.Steps()) != 5 {
+		t.Fatalf("lllll in one burst: %d steps, want 5", len(m.ss.Steps()))
 	}
 	burst(m, "]]]]")
 	if m.speed != defaultSpeed+4 {
@@ -1184,22 +1202,22 @@ func TestKeysInABurst(t *testing.T) {
 	// The command line opens, and the rest of the burst is its text.
 	steps(m, 7)
 	burst(m, ":crash 3\r")
-	if m.mode != inputNone || len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 3" || m.ss.view(3).Status != sim.Crashed {
-		t.Fatalf(":crash 3 in one burst: mode %d, line %q, error %q, user %v", m.mode, m.in.Value(), m.inErr, m.ss.user)
+	if m.mode != inputNone || len(m.ss.User()) != 1 || m.ss.User()[0].String() != "crash 3" || m.ss.Node(3).Status != sim.Crashed {
+		t.Fatalf(":crash 3 in one burst: mode %d, line %q, error %q, user %v", m.mode, m.in.Value(), m.inErr, m.ss.User())
 	}
 	// Back keys in a burst go back that many steps, to exactly the state shown then.
-	n := len(m.ss.steps)
+	n := len(m.ss.Steps())
 	press(m, "end") // clears the message
 	want := m.View()
 	steps(m, 3)
 	burst(m, "h,h")
-	if len(m.ss.steps) != n || m.View() != want {
-		t.Errorf("h,h in one burst: at step %d, want %d; the screen:\n%s", len(m.ss.steps), n, m.View())
+	if len(m.ss.Steps()) != n || m.View() != want {
+		t.Errorf("h,h in one burst: at step %d, want %d; the screen:\n%s", len(m.ss.Steps()), n, m.View())
 	}
 	// The filter line.
 	burst(m, "/4 ok\r")
-	if m.mode != inputNone || m.filter.text != "4 ok" {
-		t.Errorf("/4 ok in one burst: mode %d, filter %+v", m.mode, m.filter)
+	if m.mode != inputNone || m.log.filter.text != "4 ok" {
+		t.Errorf("/4 ok in one burst: mode %d, filter %+v", m.mode, m.log.filter)
 	}
 	// Help, then the narration from it, then closed; keys after it go to the panels again.
 	burst(m, "?H")
@@ -1207,24 +1225,24 @@ func TestKeysInABurst(t *testing.T) {
 		t.Errorf("?H in one burst: overlay %d, want the narration", m.overlay)
 	}
 	burst(m, "Hl")
-	if m.overlay != overlayNone || len(m.ss.steps) != n+1 {
-		t.Errorf("Hl in one burst: overlay %d, %d steps (want %d)", m.overlay, len(m.ss.steps), n+1)
+	if m.overlay != overlayNone || len(m.ss.Steps()) != n+1 {
+		t.Errorf("Hl in one burst: overlay %d, %d steps (want %d)", m.overlay, len(m.ss.Steps()), n+1)
 	}
 	// A question answered in the burst that asked it.
 	burst(m, "hhh2cy")
-	if len(m.ss.user) != 1 || m.ss.user[0].String() != "crash 2" || m.ask != nil {
-		t.Errorf("hhh2cy in one burst: user %v, question %v", m.ss.user, m.ask)
+	if len(m.ss.User()) != 1 || m.ss.User()[0].String() != "crash 2" || m.ask != nil {
+		t.Errorf("hhh2cy in one burst: user %v, question %v", m.ss.User(), m.ask)
 	}
 	// q ends the burst: the keys after it are not handled.
-	n = len(m.ss.steps)
-	if cmd := burst(m, "lqll"); cmd == nil || len(m.ss.steps) != n+1 {
-		t.Errorf("lqll in one burst: %d steps (want %d), command %v", len(m.ss.steps), n+1, cmd)
+	n = len(m.ss.Steps())
+	if cmd := burst(m, "lqll"); cmd == nil || len(m.ss.Steps()) != n+1 {
+		t.Errorf("lqll in one burst: %d steps (want %d), command %v", len(m.ss.Steps()), n+1, cmd)
 	}
 	// While the terminal is too small, only q works, in a burst too.
 	m = newModel(t, "bully-boot", nil)
 	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
-	if cmd := burst(m, "llc:q"); cmd == nil || cmd() != tea.Quit() || len(m.ss.steps) != 0 || m.mode != inputNone {
-		t.Errorf("llc:q while too small: %d steps, mode %d", len(m.ss.steps), m.mode)
+	if cmd := burst(m, "llc:q"); cmd == nil || cmd() != tea.Quit() || len(m.ss.Steps()) != 0 || m.mode != inputNone {
+		t.Errorf("llc:q while too small: %d steps, mode %d", len(m.ss.Steps()), m.mode)
 	}
 }
 
@@ -1235,16 +1253,16 @@ func TestPaste(t *testing.T) {
 	steps(m, 12)
 	press(m, ":")
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("partition 1 2 | 3 4 5\nq"), Paste: true})
-	if m.mode != inputCommand || m.in.Value() != "partition 1 2 | 3 4 5 q" || len(m.ss.user) != 0 {
-		t.Fatalf("a paste into the command line: mode %d, line %q, user %v", m.mode, m.in.Value(), m.ss.user)
+	if m.mode != inputCommand || m.in.Value() != "partition 1 2 | 3 4 5 q" || len(m.ss.User()) != 0 {
+		t.Fatalf("a paste into the command line: mode %d, line %q, user %v", m.mode, m.in.Value(), m.ss.User())
 	}
 	press(m, "esc")
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l:crash 3"), Paste: true})
-	if len(m.ss.steps) != 13 || m.mode != inputCommand || m.in.Value() != "crash 3" {
-		t.Errorf("a paste of l:crash 3: %d steps, mode %d, line %q", len(m.ss.steps), m.mode, m.in.Value())
+	if len(m.ss.Steps()) != 13 || m.mode != inputCommand || m.in.Value() != "crash 3" {
+		t.Errorf("a paste of l:crash 3: %d steps, mode %d, line %q", len(m.ss.Steps()), m.mode, m.in.Value())
 	}
 	press(m, "enter")
-	if m.ss.view(3).Status != sim.Crashed {
+	if m.ss.Node(3).Status != sim.Crashed {
 		t.Errorf("the pasted command did not crash node 3: %q", m.message)
 	}
 }
@@ -1255,18 +1273,18 @@ func TestPaste(t *testing.T) {
 func TestIdleActionsBeforeBoot(t *testing.T) {
 	refused := func(m *Model, keys []string, want string) {
 		t.Helper()
-		n, user := len(m.ss.steps), len(m.ss.user)
+		n, user := len(m.ss.Steps()), len(m.ss.User())
 		press(m, keys...)
-		if !m.messageErr || m.message != want || len(m.ss.user) != user || len(m.ss.steps) != n {
-			t.Errorf("%v at step %d: message %q (want %q), user %v, %d steps", keys, n, m.message, want, m.ss.user, len(m.ss.steps))
+		if !m.messageErr || m.message != want || len(m.ss.User()) != user || len(m.ss.Steps()) != n {
+			t.Errorf("%v at step %d: message %q (want %q), user %v, %d steps", keys, n, m.message, want, m.ss.User(), len(m.ss.Steps()))
 		}
 	}
 	taken := func(m *Model, keys []string, want string) {
 		t.Helper()
-		user := len(m.ss.user)
+		user := len(m.ss.User())
 		press(m, keys...)
-		if m.messageErr || m.message != want || len(m.ss.user) != user+1 {
-			t.Errorf("%v: message %q (want %q), user %v", keys, m.message, want, m.ss.user)
+		if m.messageErr || m.message != want || len(m.ss.User()) != user+1 {
+			t.Errorf("%v: message %q (want %q), user %v", keys, m.message, want, m.ss.User())
 		}
 	}
 	// The demo: the nodes boot at 0ms, and a break follows.
@@ -1276,12 +1294,12 @@ func TestIdleActionsBeforeBoot(t *testing.T) {
 	refused(m, []string{"c"}, "crash 1: node 1 is already crashed — nothing done")
 	refused(m, []string{"e"}, "elect 1: node 1 is crashed and cannot elect — nothing done")
 	taken(m, []string{"r"}, "recover 1 at 1ms")
-	for i := 0; i < 100 && m.ss.s.Now() < 2*ms; i++ {
+	for i := 0; i < 100 && m.ss.Now() < 2*ms; i++ {
 		press(m, "right")
 	}
 	var at1 []string
-	for _, ls := range m.ss.steps {
-		if r := ls.recs[0]; r.At == ms {
+	for _, ls := range m.ss.Steps() {
+		if r := ls.Records[0]; r.At == ms {
 			at1 = append(at1, r.Action.String())
 		}
 	}
@@ -1374,7 +1392,7 @@ func TestFileTextIsEscaped(t *testing.T) {
 	press(m, "enter")
 	check("a mistake in the command line", `crash \u202e3`)
 	press(m, "esc")
-	for !m.ss.s.Done() {
+	for !m.ss.Done() {
 		m.stepOnce()
 	}
 	check("the end", "expect leader 4 by 60ms")
@@ -1449,10 +1467,62 @@ func BenchmarkBackStep(b *testing.B) {
 				// CPU time, every thread's: on a machine shared with other work, steadier than
 				// the wall time.
 				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-				if len(m.ss.steps) != at {
-					b.Fatalf("at step %d, want %d", len(m.ss.steps), at)
+				if len(m.ss.Steps()) != at {
+					b.Fatalf("at step %d, want %d", len(m.ss.Steps()), at)
 				}
 			})
+		}
+	}
+}
+
+// :crash leader acts on the node that leads when it happens, and says which; when no node
+// leads then, it is refused at once, saying who names whom, and the run goes on. Saved, the
+// session says `leader`, and replays to the same trace.
+func TestCrashLeader(t *testing.T) {
+	m := newModel(t, "bully-leader-crash", nil)
+	steps(m, 12)
+	press(m, ":")
+	typeText(m, "crash leader")
+	want := "crash leader: no node leads at 7ms — the live nodes do not all name one live leader: nodes 1 3 4 name nobody; nodes 2 5 name 5 — nothing done"
+	if !m.messageErr || m.message != want || len(m.ss.User()) != 0 || len(m.ss.Steps()) != 12 || m.ss.Done() {
+		t.Fatalf("crash leader with no leader: message %q, user %v, %d steps, done %v", m.message, m.ss.User(), len(m.ss.Steps()), m.ss.Done())
+	}
+	if view := m.View(); !strings.Contains(view, "crash leader: no node leads at 7ms") || strings.Contains(view, "stopped early") {
+		t.Errorf("the refusal does not show:\n%s", view)
+	}
+	for m.ss.Now() < 200*ms {
+		press(m, "right")
+	}
+	press(m, ":")
+	typeText(m, "crash leader")
+	if m.messageErr || m.message != "crash leader (node 5) at 201ms" || m.ss.Node(5).Status != sim.Crashed {
+		t.Fatalf("crash leader: message %q, node 5 %s", m.message, m.ss.Node(5).Status)
+	}
+	if view := m.View(); !strings.Contains(view, "crash leader (node 5)") {
+		t.Errorf("the log does not name the node:\n%s", view)
+	}
+	steps(m, 20)
+	press(m, "s", "enter")
+	path := filepath.Join(m.opts.SaveDir, "bully-leader-crash-session.scn")
+	text, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(text), "#   at 201ms crash leader\n") || !regexp.MustCompile(`\nat 201ms +crash leader\n`).Match(text) {
+		t.Fatalf("the saved session (%v):\n%s", err, text)
+	}
+	sc, err := scenarios.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Trace = true
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, ls := range m.ss.Steps() {
+		r, ok := s.Step()
+		if !ok || jsonl(r.Records) != jsonl(ls.Records) {
+			t.Fatalf("the saved session's replay differs at step %d", i+1)
 		}
 	}
 }

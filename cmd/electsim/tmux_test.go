@@ -292,3 +292,40 @@ func TestTUIUnderTmuxSignals(t *testing.T) {
 		})
 	}
 }
+
+// :crash leader in a real terminal: refused at once, saying who names whom, while no node
+// leads; taken once one does, naming it; and stepping back over it and forward again comes back
+// to it.
+func TestTUIUnderTmuxCrashLeader(t *testing.T) {
+	p := startPane(t, "tui", "bully-leader-crash", "--no-color")
+	p.shows("the first screen", "electsim · Bully: the leader crashes")
+	p.burst("llllllllllll")
+	p.shows("twelve steps in one burst", "step 12 ")
+	p.burst(":crash leader")
+	p.key("Enter")
+	p.shows("crash leader refused", "crash leader: no node leads at 7ms", "nodes 2 5 name 5 — nothing done")
+	p.burst(strings.Repeat("l", 48))
+	p.shows("48 more steps in one burst", "step 60 ")
+	p.key(":")
+	p.key(strings.Split("crash leader", "")...)
+	p.key("Enter")
+	p.shows("crash leader taken", "crash leader (node 5) at ", "✗5")
+	screen := p.screen()
+	p.key("l")
+	p.burst("hh")
+	p.key("l")
+	p.waitFor("back over the crash and forward again", func(s string) bool {
+		return strings.Contains(s, "✗5") && strings.Contains(s, "step "+stepOf(screen)+" ")
+	})
+	p.key("q")
+	if code := p.exitStatus(); code != 0 {
+		t.Errorf("after q the process exited with status %d", code)
+	}
+}
+
+// stepOf reads the step number off a screen's status line.
+func stepOf(screen string) string {
+	_, rest, _ := strings.Cut(screen, " · step ")
+	n, _, _ := strings.Cut(rest, " ")
+	return n
+}

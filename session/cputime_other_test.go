@@ -1,0 +1,8 @@
+//go:build !unix
+
+package session
+
+import "time"
+
+// cpuTime is 0 where the process's CPU time is not read: the benchmarks report wall time only.
+func cpuTime() time.Duration { return 0 }

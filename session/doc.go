@@ -1,0 +1,29 @@
+// Package session is a run being watched: a scenario played step by step, stepped back exactly,
+// acted on as it goes, and saved as a scenario file. It knows no user interface — no terminal, no
+// page, no keys — and returns data: the steps shown with their trace records, the nodes, the
+// messages in flight, the narration, the verdicts at the end. The terminal UI (package tui) is
+// built on it, and a browser page can be: each keeps a Session per viewer and draws what it
+// returns.
+//
+// What a Session promises its users:
+//
+//   - Stepping back is exact. The run is deterministic, so a step back replays it to the step
+//     before, with the user's actions at the steps they were taken, and the run is then exactly
+//     as it was shown at that step. The steps stepped back over are kept, and going forward
+//     again shows them as they were, without running them again with their trace.
+//   - A replay starts from the nearest copy of the run kept on the way (a checkpoint; sim's
+//     Sim.Clone), not from the start, once a run is long enough for that to be faster; a few
+//     copies are kept, within a bound on memory. Which copy a replay starts from never shows:
+//     a copy goes on exactly as the run would.
+//   - What the user does (Act) happens at the next whole millisecond of virtual time, after
+//     every step due before it, as a scenario's `at` line would: a session saved with File
+//     replays to the same trace under electsim run. A break on the way stops the run there
+//     first. An action is judged where it happens, not where it was asked for: one that would
+//     change nothing — or that names `leader` when no node leads then — is refused with the
+//     reason (Refused), and neither kept nor saved.
+//   - Nothing changes a Session but its methods that say so (Next, NextBy, Back, Act, Restart);
+//     every other method only reads, so a view may call them as often as it draws.
+//
+// A Session is not safe for concurrent use: a server that shares one between requests guards
+// it with a lock of its own.
+package session
