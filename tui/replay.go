@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // started is the step at which a node first started.
@@ -141,7 +141,7 @@ func (ss *session) stepUntil(t time.Duration) (logStep, bool) {
 	if !ok {
 		return logStep{}, false
 	}
-	ls := logStep{recs: slices.Clone(r.Records), routine: export.Routine(r.Records, ss.base.Algorithm)}
+	ls := logStep{recs: slices.Clone(r.Records), routine: report.Routine(r.Records, ss.base.Algorithm)}
 	return ls, ss.keep(ls)
 }
 

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // session is one play of a scenario: the run in progress, every step it has shown, and what the
@@ -380,7 +380,7 @@ func (ss *session) flight(f sim.Flight) string {
 	if f.At >= 0 {
 		eta = "in " + fmtDur(f.At-ss.s.Now())
 	}
-	return fmt.Sprintf("%s %s %s", export.Kind(f.Msg, ss.base.Algorithm, export.Plain{}), export.Link(f.Msg), eta)
+	return fmt.Sprintf("%s %s %s", report.Kind(f.Msg, ss.base.Algorithm, report.Plain{}), report.Link(f.Msg), eta)
 }
 
 // groups returns the partition in force, as "A: 1 2 | B: 3 4 5", and each node's group letter.
@@ -399,7 +399,7 @@ func (ss *session) groups() (string, map[algo.ID]string) {
 		text += l + ":"
 		for _, id := range g {
 			letter[id] = l
-			text += " " + export.ID(id)
+			text += " " + report.ID(id)
 		}
 	}
 	return text, letter

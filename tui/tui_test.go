@@ -19,9 +19,9 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 const ms = time.Millisecond
@@ -669,7 +669,7 @@ func TestSaveAsksBeforeReplacing(t *testing.T) {
 func jsonl(recs []sim.Record) string {
 	var b bytes.Buffer
 	for i := range recs {
-		b.Write(export.AppendJSON(nil, &recs[i]))
+		b.Write(report.AppendJSON(nil, &recs[i]))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -11,8 +11,8 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/safetext"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // The smallest terminal the TUI draws in.
@@ -168,7 +168,7 @@ func (m *Model) header() []string {
 		state = st.help.Render(fmt.Sprintf("stopped, %d steps/s", speeds[m.speed]))
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
-		export.MS(s.Now())+"ms", len(m.ss.steps), state)
+		report.MS(s.Now())+"ms", len(m.ss.steps), state)
 	if barWidth := m.width - ansi.StringWidth(status) - 3; barWidth >= 10 {
 		bar := m.bar
 		bar.Width = barWidth
@@ -336,7 +336,7 @@ func (m *Model) history(height int) []string {
 	var lines []string
 	for _, i := range m.ss.says {
 		r := m.ss.steps[i].recs[0]
-		at := fmt.Sprintf("%12s ", export.MS(r.At)+"ms")
+		at := fmt.Sprintf("%12s ", report.MS(r.At)+"ms")
 		for k, l := range wrap("“"+safetext.Escape(r.Action.Text)+"”", m.width-len(at)) {
 			if k > 0 {
 				at = strings.Repeat(" ", len(at))
@@ -385,9 +385,9 @@ func (m *Model) notBooted(n sim.NodeView) bool {
 // partition group.
 func (m *Model) label(n sim.NodeView, group string) string {
 	if n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused {
-		s := "▣" + export.ID(n.ID) + " " + strings.Fields(n.Role)[0]
+		s := "▣" + report.ID(n.ID) + " " + strings.Fields(n.Role)[0]
 		if n.Leader != 0 {
-			s += "→" + export.ID(n.Leader)
+			s += "→" + report.ID(n.Leader)
 		}
 		return s
 	}
@@ -395,13 +395,13 @@ func (m *Model) label(n sim.NodeView, group string) string {
 	if m.notBooted(n) {
 		g = notBooted
 	}
-	s := g + export.ID(n.ID)
+	s := g + report.ID(n.ID)
 	switch {
 	case n.Status == sim.Leader || n.Status == sim.Crashed || n.Leader == 0:
 	case n.Leader == n.ID:
 		s += "★" // paused, and still believes it leads
 	default:
-		s += "→" + export.ID(n.Leader)
+		s += "→" + report.ID(n.Leader)
 	}
 	if group != "" {
 		s += "/" + group
@@ -565,7 +565,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 		}
 	}
 	if n.Term != 0 {
-		state += fmt.Sprintf(" · %s %d", export.TermWord(info), n.Term)
+		state += fmt.Sprintf(" · %s %d", report.TermWord(info), n.Term)
 	}
 	if g := letter[n.ID]; g != "" {
 		state += " · group " + g
@@ -591,7 +591,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 	}
 	nFrom, nTo := 0, 0
 	for _, f := range flights {
-		kind := export.Kind(f.Msg, info, export.Plain{})
+		kind := report.Kind(f.Msg, info, report.Plain{})
 		switch {
 		case f.Msg.From == n.ID:
 			from, nFrom = add(from, kind, f.Msg.To), nFrom+1
@@ -608,7 +608,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 			slices.Sort(g.peers)
 			ids := make([]string, len(g.peers))
 			for i, id := range g.peers {
-				ids[i] = export.ID(id)
+				ids[i] = report.ID(id)
 			}
 			s = append(s, g.kind+arrow+strings.Join(ids, " "))
 		}
@@ -779,16 +779,16 @@ func (m *Model) logPanel(l layout) []string {
 // selected row is marked ▸ (and reversed when the user selected it).
 func (m *Model) logLine(recs []sim.Record, width int, selected bool) string {
 	st := &m.st
-	var sty export.Styler = styler{st}
+	var sty report.Styler = styler{st}
 	if selected && m.cursor >= 0 {
-		sty = export.Plain{}
+		sty = report.Plain{}
 	}
-	d := export.Describe(recs, m.opts.Config.Algorithm, sty)
+	d := report.Describe(recs, m.opts.Config.Algorithm, sty)
 	mark := " "
 	if selected {
 		mark = "▸"
 	}
-	head := fmt.Sprintf("%9s %5s ", export.MS(d.At), fmt.Sprintf("#%d", d.Step))
+	head := fmt.Sprintf("%9s %5s ", report.MS(d.At), fmt.Sprintf("#%d", d.Step))
 	rest := fmt.Sprintf("%-6s ", d.Who) + d.Event
 	if len(d.Parts) > 0 {
 		rest += "  " + strings.Join(d.Parts, sty.Dim(" · "))
@@ -824,8 +824,8 @@ func (m *Model) detailBox(width, height, sel int) []string {
 		text = wrap("Nothing has happened yet: → runs one step, space plays, ? lists every key.", width)
 	default:
 		recs := m.ss.steps[m.rows[sel]].recs
-		d := export.Describe(recs, info, bright{styler{st}})
-		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, export.MS(d.At), d.Who, d.Event)
+		d := report.Describe(recs, info, bright{styler{st}})
+		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, report.MS(d.At), d.Who, d.Event)
 		notes := 0
 		if recs[0].Note != "" {
 			notes++

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/bench"
-	"electsim/sim/export"
 )
 
 // diagramFlags choose the pictures of a run: --svg, --mermaid, --shiviz, and what they show.
@@ -35,15 +35,15 @@ func (d *diagramFlags) register(fs *pflag.FlagSet) {
 // diagramFile is one diagram to write.
 type diagramFile struct {
 	flag, path string
-	write      func(io.Writer, []sim.Record, export.Options) error
+	write      func(io.Writer, []sim.Record, diagram.Options) error
 	out        *outFile // nil when path is "-"
 }
 
 // diagrams are the diagrams a run writes, and the records they are drawn from.
 type diagrams struct {
-	opts   export.Options
+	opts   diagram.Options
 	files  []*diagramFile
-	gather *export.Gatherer
+	gather *diagram.Gatherer
 }
 
 // prepare checks the diagram flags against the run and returns the diagrams to write, or nil
@@ -53,8 +53,8 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	for _, f := range []struct {
 		name  string
 		path  string
-		write func(io.Writer, []sim.Record, export.Options) error
-	}{{"svg", d.svg, export.SVG}, {"mermaid", d.mermaid, mermaid(d.mermaid)}, {"shiviz", d.shiviz, export.ShiViz}} {
+		write func(io.Writer, []sim.Record, diagram.Options) error
+	}{{"svg", d.svg, diagram.SVG}, {"mermaid", d.mermaid, mermaid(d.mermaid)}, {"shiviz", d.shiviz, diagram.ShiViz}} {
 		if !fs.Changed(f.name) {
 			continue
 		}
@@ -86,7 +86,7 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	}
 	for _, f := range dg.files {
 		if f.flag == "--shiviz" {
-			if err := export.ShiVizFits(len(cfg.IDs)); err != nil {
+			if err := diagram.ShiVizFits(len(cfg.IDs)); err != nil {
 				return nil, usagef("--shiviz %s: %v", f.path, err)
 			}
 		}
@@ -141,19 +141,19 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	if len(hidden) > 0 {
 		o.Caption += " · not shown: " + strings.Join(hidden, ", ")
 	}
-	dg.gather = export.NewGatherer(*o)
+	dg.gather = diagram.NewGatherer(*o)
 	return dg, nil
 }
 
 // mermaid writes a Mermaid diagram; into a Markdown file (FILE.md), as a ```mermaid block.
-func mermaid(path string) func(io.Writer, []sim.Record, export.Options) error {
+func mermaid(path string) func(io.Writer, []sim.Record, diagram.Options) error {
 	if !strings.EqualFold(filepath.Ext(path), ".md") {
-		return export.Mermaid
+		return diagram.Mermaid
 	}
-	return func(w io.Writer, recs []sim.Record, o export.Options) error {
+	return func(w io.Writer, recs []sim.Record, o diagram.Options) error {
 		var b strings.Builder
 		b.WriteString("```mermaid\n")
-		if err := export.Mermaid(&b, recs, o); err != nil {
+		if err := diagram.Mermaid(&b, recs, o); err != nil {
 			return err
 		}
 		b.WriteString("```\n")
@@ -268,7 +268,7 @@ func (dg *diagrams) abort() {
 // few hundred megabytes (docs/teaching.md).
 const maxDiagramRecords = 200_000
 
-// add keeps what the diagrams need of one step's records (see export.Gatherer). It returns
+// add keeps what the diagrams need of one step's records (see diagram.Gatherer). It returns
 // false once they hold more than maxDiagramRecords: the run should stop there (see overflow).
 func (dg *diagrams) add(recs []sim.Record) bool {
 	for i := range recs {

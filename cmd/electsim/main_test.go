@@ -637,7 +637,7 @@ func TestReportSaysTheRunStoppedEarly(t *testing.T) {
 	sum := sim.Summary{Algorithm: "bully", IDs: []algo.ID{1, 2}, End: 10950 * time.Microsecond, Steps: 7,
 		Halted: "more than 20000000 events were scheduled at once, more than a run may hold in memory; try fewer nodes"}
 	var out strings.Builder
-	report(&out, palette{}, sim.Config{}, sum)
+	printSummary(&out, palette{}, sim.Config{}, sum)
 	lines := strings.Split(out.String(), "\n")
 	if len(lines) < 2 || lines[1] != "  stopped      early, at 10.95ms: "+sum.Halted {
 		t.Errorf("summary begins %q, want its second line to say the run stopped early, when and why", lines[:min(3, len(lines))])

@@ -35,7 +35,7 @@ func haltedError(sc *scenarios.Scenario, sum sim.Summary) error {
 }
 
 // report prints the human summary of a finished run.
-func report(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
+func printSummary(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
 		sum.Algorithm, plural(len(sum.IDs), "node"), fmtDur(sum.End), plural(sum.Steps, "step"))))
 	row := func(label, text string) { fmt.Fprintf(w, "  %-12s %s\n", label, text) }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // outputFlags choose what a headless run prints and writes.
@@ -156,7 +156,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		defer stop()
 	}
 
-	var trace *export.JSONL
+	var trace *report.JSONL
 	var traceFile *outFile
 	switch {
 	case !fs.Changed("trace"):
@@ -164,13 +164,13 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if of.json {
 			return usagef("--trace - and --json both write to stdout: write the trace to a file, e.g. --trace run.jsonl")
 		}
-		trace = export.NewJSONL(stdout)
+		trace = report.NewJSONL(stdout)
 	default:
 		if traceFile, err = createOut("--trace", of.trace, temp); err != nil {
 			return err
 		}
 		defer traceFile.Abort() // a no-op once committed
-		trace = export.NewJSONL(traceFile)
+		trace = report.NewJSONL(traceFile)
 	}
 	if err := dg.create(temp); err != nil {
 		return err
@@ -264,7 +264,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if showTimeline {
 			fmt.Fprintln(stdout)
 		}
-		report(stdout, p, cfg, sum)
+		printSummary(stdout, p, cfg, sum)
 		reportExpectations(stdout, p, results)
 	}
 	if sum.Halted != "" {

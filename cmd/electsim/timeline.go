@@ -11,8 +11,8 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // timeline prints a run step by step: one aligned line per step — virtual time, step, the
@@ -61,7 +61,7 @@ func (t *timeline) step(r sim.StepResult) {
 	if len(r.Records) == 0 {
 		return
 	}
-	if !t.all && export.Routine(r.Records, t.info) {
+	if !t.all && report.Routine(r.Records, t.info) {
 		t.addFold(r)
 		return
 	}
@@ -115,9 +115,9 @@ func (t *timeline) flush() {
 		}
 		parts = append(parts, k+" "+strings.Join(counts, ", "))
 	}
-	span := export.MS(f.from)
+	span := report.MS(f.from)
 	if f.to != f.from {
-		span += "–" + export.MS(f.to)
+		span += "–" + report.MS(f.to)
 	}
 	steps := "1 routine step"
 	if f.steps > 1 {
@@ -130,14 +130,14 @@ func (t *timeline) flush() {
 
 // line prints one step.
 func (t *timeline) line(recs []sim.Record) {
-	d := export.Describe(recs, t.info, t.p)
+	d := report.Describe(recs, t.info, t.p)
 	fmt.Fprintf(t.w, "%s %s  %s%s%s\n",
-		t.p.Dim(pad(export.MS(d.At), colTime, true)), t.p.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
+		t.p.Dim(pad(report.MS(d.At), colTime, true)), t.p.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
 		pad(d.Who, colWho, false), padStyled(d.Event, colEvent), strings.Join(d.Parts, " · "))
 }
 
 // id writes a node id.
-func id(n algo.ID) string { return export.ID(n) }
+func id(n algo.ID) string { return report.ID(n) }
 
 // pad pads plain s to width w (right-aligned if right), counting characters.
 func pad(s string, w int, right bool) string {

@@ -1,4 +1,4 @@
-package export
+package report
 
 import (
 	"fmt"
@@ -217,4 +217,20 @@ func actionNodes(a *sim.Action) string {
 // MS writes a virtual time in milliseconds with three decimals: "1000.000".
 func MS(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64)
+}
+
+// StatusGlyph is the status's mark in diagrams, readable without colour: the terminal UI's but
+// for a pause, ‖ here — browsers draw ⏸ as a coloured emoji.
+func StatusGlyph(s sim.Status) string {
+	switch s {
+	case sim.Leader:
+		return "★"
+	case sim.Candidate:
+		return "◆"
+	case sim.Crashed:
+		return "✗"
+	case sim.Paused:
+		return "‖"
+	}
+	return "●"
 }

@@ -1,4 +1,4 @@
-package export_test
+package diagram_test
 
 import (
 	"encoding/xml"
@@ -15,9 +15,9 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // svgText is a label of the diagram, with the room it takes (approximately: characters of
@@ -145,7 +145,7 @@ func TestSVGLabelsDoNotOverlap(t *testing.T) {
 			sc, _ := scenarios.LoadBundled(c.name)
 			o.Kinds = sc.Config().Algorithm.Kinds
 		}
-		labels := svgLabels(t, render(t, export.SVG, recs, o))
+		labels := svgLabels(t, render(t, diagram.SVG, recs, o))
 		if len(labels) < 5 {
 			t.Fatalf("%s: found %d labels", c.name, len(labels))
 		}
@@ -174,7 +174,7 @@ func TestSVGPartitionSides(t *testing.T) {
 		part := &sim.Action{Op: sim.Partition, Groups: c.groups}
 		recs := []sim.Record{{Step: 1, At: 10 * time.Millisecond, Type: sim.RecFault, Action: part},
 			{Step: 2, At: 50 * time.Millisecond, Type: sim.RecFault, Action: &sim.Action{Op: sim.Heal}}}
-		svg := render(t, export.SVG, recs, export.Options{IDs: ids})
+		svg := render(t, diagram.SVG, recs, diagram.Options{IDs: ids})
 		bands := regexp.MustCompile(`<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)" height="[0-9.]+" fill="(#[0-9a-f]+)" fill-opacity="0.75"><title>`+regexp.QuoteMeta(part.String())).FindAllStringSubmatch(svg, -1)
 		var fills []string
 		width := 0.0
@@ -211,9 +211,9 @@ func BenchmarkSVG(b *testing.B) {
 		}
 		recs = append(recs, r.Records...)
 	}
-	o := export.Options{IDs: ids, Algorithm: a, Kinds: a.Kinds}
+	o := diagram.Options{IDs: ids, Algorithm: a, Kinds: a.Kinds}
 	for b.Loop() {
-		if err := export.SVG(io.Discard, recs, o); err != nil {
+		if err := diagram.SVG(io.Discard, recs, o); err != nil {
 			b.Fatal(err)
 		}
 	}

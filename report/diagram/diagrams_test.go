@@ -1,4 +1,4 @@
-package export_test
+package diagram_test
 
 import (
 	"bytes"
@@ -16,16 +16,16 @@ import (
 	"electsim/algo"
 	"electsim/internal/goldenfile"
 	"electsim/network"
+	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // goldenScenarios are the bundled scenarios whose diagrams are kept in testdata/.
 var goldenScenarios = []string{"bully-recovery", "ring-dead-successor"}
 
 // play runs a bundled scenario with tracing and returns its records and the diagram options.
-func play(t *testing.T, name string) ([]sim.Record, export.Options) {
+func play(t *testing.T, name string) ([]sim.Record, diagram.Options) {
 	t.Helper()
 	sc, err := scenarios.LoadBundled(name)
 	if err != nil {
@@ -46,17 +46,17 @@ func play(t *testing.T, name string) ([]sim.Record, export.Options) {
 		}
 		recs = append(recs, r.Records...)
 	}
-	return recs, export.Options{IDs: cfg.IDs, Algorithm: cfg.Algorithm, Title: sc.Title, Caption: name}
+	return recs, diagram.Options{IDs: cfg.IDs, Algorithm: cfg.Algorithm, Title: sc.Title, Caption: name}
 }
 
-type writer func(io.Writer, []sim.Record, export.Options) error
+type writer func(io.Writer, []sim.Record, diagram.Options) error
 
 var formats = []struct {
 	ext   string
 	write writer
-}{{"svg", export.SVG}, {"mmd", export.Mermaid}, {"shiviz", export.ShiViz}}
+}{{"svg", diagram.SVG}, {"mmd", diagram.Mermaid}, {"shiviz", diagram.ShiViz}}
 
-func render(t *testing.T, w writer, recs []sim.Record, o export.Options) string {
+func render(t *testing.T, w writer, recs []sim.Record, o diagram.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := w(&b, recs, o); err != nil {
@@ -77,7 +77,7 @@ func TestDiagramGoldens(t *testing.T) {
 
 // countShown counts, independently of the writers, the messages a diagram shows: those of the
 // kinds shown, sent within the window, by fate.
-func countShown(recs []sim.Record, o export.Options) (delivered, lost, inflight int) {
+func countShown(recs []sim.Record, o diagram.Options) (delivered, lost, inflight int) {
 	shown := func(k string) bool {
 		if o.Kinds != nil {
 			return slices.Contains(o.Kinds, k)
@@ -132,7 +132,7 @@ func countShown(recs []sim.Record, o export.Options) (delivered, lost, inflight 
 func TestSVGWellFormedOneArrowPerMessage(t *testing.T) {
 	for _, name := range scenarios.Bundled() {
 		recs, o := play(t, name)
-		variants := []export.Options{o}
+		variants := []diagram.Options{o}
 		w := o
 		w.From, w.To = 500*time.Millisecond, 700*time.Millisecond
 		variants = append(variants, w)
@@ -140,7 +140,7 @@ func TestSVGWellFormedOneArrowPerMessage(t *testing.T) {
 		a.Kinds = o.Algorithm.Kinds
 		variants = append(variants, a)
 		for _, o := range variants {
-			svg := render(t, export.SVG, recs, o)
+			svg := render(t, diagram.SVG, recs, o)
 			classes := map[string]int{}
 			dec := xml.NewDecoder(strings.NewReader(svg))
 			root := ""
@@ -189,7 +189,7 @@ func TestSVGEscapes(t *testing.T) {
 		{Step: 1, Type: sim.RecSay, Action: say},
 		{Step: 2, Type: sim.RecState, Node: 1, Old: sim.Follower, New: sim.Leader, Leader: 1, Note: "a < b & c"},
 	}
-	svg := render(t, export.SVG, recs, export.Options{Title: "T&C <1>"})
+	svg := render(t, diagram.SVG, recs, diagram.Options{Title: "T&C <1>"})
 	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 		t.Fatalf("not XML: %v\n%s", err, svg)
 	}
@@ -318,10 +318,10 @@ func checkShiViz(t *testing.T, name string, events []shivizEvent) {
 func TestShiVizAccepts(t *testing.T) {
 	for _, name := range scenarios.Bundled() {
 		recs, o := play(t, name)
-		checkShiViz(t, name, parseShiViz(t, render(t, export.ShiViz, recs, o)))
+		checkShiViz(t, name, parseShiViz(t, render(t, diagram.ShiViz, recs, o)))
 		o.Kinds = o.Algorithm.Kinds
 		o.From, o.To = 300*time.Millisecond, 900*time.Millisecond
-		checkShiViz(t, name+" windowed", parseShiViz(t, render(t, export.ShiViz, recs, o)))
+		checkShiViz(t, name+" windowed", parseShiViz(t, render(t, diagram.ShiViz, recs, o)))
 	}
 }
 
@@ -334,7 +334,7 @@ func TestMermaidEscapes(t *testing.T) {
 		{Step: 3, At: time.Millisecond, Type: sim.RecDeliver, Msg: algo.Message{Kind: "OK", From: 1, To: 2}},
 		{Step: 3, At: time.Millisecond, Type: sim.RecState, Node: 2, Old: sim.Candidate, New: sim.Follower, Leader: 1, Note: "x; y"},
 	}
-	out := render(t, export.Mermaid, recs, export.Options{IDs: []algo.ID{1, 2}, Title: `Title; #1 "q"`})
+	out := render(t, diagram.Mermaid, recs, diagram.Options{IDs: []algo.ID{1, 2}, Title: `Title; #1 "q"`})
 	if !strings.Contains(out, `a#59; b #35; c #quot;d#quot; #60;br#62; 100#37; #38; done`) {
 		t.Errorf("narration not escaped:\n%s", out)
 	}
@@ -364,7 +364,7 @@ func TestMermaidEscapes(t *testing.T) {
 // narration as notes, partitions as rects.
 func TestMermaidShapes(t *testing.T) {
 	recs, o := play(t, "bully-partition")
-	out := render(t, export.Mermaid, recs, o)
+	out := render(t, diagram.Mermaid, recs, o)
 	for _, want := range []string{"participant n1 as 1", "n1->>n2: ELECTION", "-xn4: ELECTION ✗ partition",
 		"    rect rgba(", "Note over n1,n5: 500ms · partition 1 2 3 | 4 5", "    end\n"} {
 		if !strings.Contains(out, want) {
@@ -392,7 +392,7 @@ func TestFilters(t *testing.T) {
 	// sent in it may come later).
 	w := o
 	w.From, w.To, w.Kinds = from, to, o.Algorithm.Kinds
-	events := parseShiViz(t, render(t, export.ShiViz, recs, w))
+	events := parseShiViz(t, render(t, diagram.ShiViz, recs, w))
 	checkShiViz(t, "window", events)
 	heartbeats := 0
 	for _, e := range events {
@@ -407,7 +407,7 @@ func TestFilters(t *testing.T) {
 	if heartbeats == 0 {
 		t.Error("--kinds all shows no HEARTBEAT")
 	}
-	mm := render(t, export.Mermaid, recs, w)
+	mm := render(t, diagram.Mermaid, recs, w)
 	if strings.Contains(mm, "5->>n1: ELECTION") || !strings.Contains(mm, "n5->>n1: COORDINATOR") || !strings.Contains(mm, "recover → ★ leader") ||
 		strings.Contains(mm, "crash →") || !strings.Contains(mm, "at 1190ms: 1 ● follower of 4 · ") {
 		t.Errorf("mermaid window:\n%s", mm)
@@ -415,7 +415,7 @@ func TestFilters(t *testing.T) {
 	// One kind only.
 	k := o
 	k.Kinds = []string{"OK"}
-	mm = render(t, export.Mermaid, recs, k)
+	mm = render(t, diagram.Mermaid, recs, k)
 	if !strings.Contains(mm, ": OK") || strings.Contains(mm, ": ELECTION") || strings.Contains(mm, ": COORDINATOR") {
 		t.Errorf("kinds OK:\n%s", mm)
 	}
@@ -425,7 +425,7 @@ func TestFilters(t *testing.T) {
 	for _, f := range formats {
 		render(t, f.write, recs, none)
 	}
-	if events := parseShiViz(t, render(t, export.ShiViz, recs, none)); len(events) != 0 {
+	if events := parseShiViz(t, render(t, diagram.ShiViz, recs, none)); len(events) != 0 {
 		t.Errorf("an empty window shows %d events", len(events))
 	}
 }
@@ -441,7 +441,7 @@ func TestGathererChangesNothing(t *testing.T) {
 		windows := [][2]time.Duration{{0, 0}, {end / 3, 0}, {end / 4, end * 3 / 4}, {end / 2, end/2 + time.Millisecond}, {0, end / 2}}
 		for _, w := range windows {
 			o.From, o.To = w[0], w[1]
-			g := export.NewGatherer(o)
+			g := diagram.NewGatherer(o)
 			after := 0
 			for i := range recs {
 				r := &recs[i]

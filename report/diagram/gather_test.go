@@ -1,4 +1,4 @@
-package export_test
+package diagram_test
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // Over random runs — any algorithm, links that reorder, pauses that hold deliveries, crashes,
@@ -67,7 +67,7 @@ func TestGathererRandom(t *testing.T) {
 			}
 			recs = append(recs, r.Records...)
 		}
-		o := export.Options{IDs: ids, Algorithm: a}
+		o := diagram.Options{IDs: ids, Algorithm: a}
 		o.From = time.Duration(rapid.IntRange(0, 1500).Draw(t, "from")) * time.Millisecond
 		if rapid.Bool().Draw(t, "to?") {
 			o.To = o.From + time.Duration(rapid.IntRange(1, 800).Draw(t, "length"))*time.Millisecond
@@ -75,7 +75,7 @@ func TestGathererRandom(t *testing.T) {
 		if rapid.Bool().Draw(t, "all kinds") {
 			o.Kinds = a.Kinds
 		}
-		g := export.NewGatherer(o)
+		g := diagram.NewGatherer(o)
 		for i := range recs {
 			g.Add(&recs[i])
 		}
@@ -99,10 +99,10 @@ func TestGathererRandom(t *testing.T) {
 // 1, 2, ..., 3,000 entries: with the 3,001² entries of the clocks themselves, more than the
 // budget; the first half of the chain fits.
 func TestShiVizBudget(t *testing.T) {
-	if err := export.ShiVizFits(4471); err != nil {
+	if err := diagram.ShiVizFits(4471); err != nil {
 		t.Error(err)
 	}
-	if err := export.ShiVizFits(4472); err == nil || !strings.Contains(err.Error(), "at most 4471 nodes") {
+	if err := diagram.ShiVizFits(4472); err == nil || !strings.Contains(err.Error(), "at most 4471 nodes") {
 		t.Errorf("4,472 nodes: %v", err)
 	}
 	const n = 3000
@@ -118,7 +118,7 @@ func TestShiVizBudget(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	err := export.ShiViz(&b, recs, export.Options{IDs: ids, Algorithm: algo.Algorithms()[0]})
+	err := diagram.ShiViz(&b, recs, diagram.Options{IDs: ids, Algorithm: algo.Algorithms()[0]})
 	if err == nil || !strings.HasPrefix(err.Error(), "the ShiViz log would hold more than 20000000 vector-clock entries") {
 		t.Errorf("got %v", err)
 	}
@@ -127,7 +127,7 @@ func TestShiVizBudget(t *testing.T) {
 	}
 	// Half the chain fits.
 	b.Reset()
-	if err := export.ShiViz(&b, recs[:n], export.Options{IDs: ids, Algorithm: algo.Algorithms()[0]}); err != nil {
+	if err := diagram.ShiViz(&b, recs[:n], diagram.Options{IDs: ids, Algorithm: algo.Algorithms()[0]}); err != nil {
 		t.Error(err)
 	}
 }
@@ -142,7 +142,7 @@ func TestGathererLeavesOutQuietTimers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	g := export.NewGatherer(export.Options{IDs: ids, Algorithm: a})
+	g := diagram.NewGatherer(diagram.Options{IDs: ids, Algorithm: a})
 	timers := 0
 	for {
 		r, ok := s.Step()

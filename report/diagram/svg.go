@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
 )
 
@@ -488,7 +489,7 @@ func (d *svgLayout) writeLegend(b *bufio.Writer) {
 					dash = ` stroke-dasharray="` + st.dash + `"`
 				}
 				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s/>`, f(x), f(y-4), f(x+22), f(y-4), st.colour, f(st.width), dash)
-				fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-size="12">%s</text>`, f(x+28), f(y), st.colour, StatusGlyph(e.status))
+				fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s" font-size="12">%s</text>`, f(x+28), f(y), st.colour, report.StatusGlyph(e.status))
 				fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11">%s</text>`+"\n", f(x+42), f(y), esc(e.text))
 				x += 14
 			case "msg":
@@ -617,14 +618,14 @@ func (d *svgLayout) writeState(b *bufio.Writer, row *svgRow, r *sim.Record, spot
 		tip += fmt.Sprintf(" · leader %d", r.Leader)
 	}
 	if r.Term != 0 {
-		tip += fmt.Sprintf(" · %s %d", TermWord(d.v.o.Algorithm), r.Term)
+		tip += fmt.Sprintf(" · %s %d", report.TermWord(d.v.o.Algorithm), r.Term)
 	}
 	if r.Note != "" {
 		tip += " · " + r.Note
 	}
 	fmt.Fprintf(b, `<g><title>%s</title><circle cx="%s" cy="%s" r="7.5" fill="#ffffff" stroke="%s" stroke-width="1.5"/>`+
 		`<text x="%s" y="%s" text-anchor="middle" font-size="11" font-weight="bold" fill="%s">%s</text></g>`+"\n",
-		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, StatusGlyph(r.New))
+		esc(tip), f(x), f(row.y), st.colour, f(x), f(row.y+4), st.colour, report.StatusGlyph(r.New))
 	text := d.stateLabel(r)
 	colour := st.colour
 	if r.New == sim.Follower {
@@ -636,7 +637,7 @@ func (d *svgLayout) writeState(b *bufio.Writer, row *svgRow, r *sim.Record, spot
 
 // stateLabel is the label of a state change beside its mark: "leader", "follower of 5".
 func (d *svgLayout) stateLabel(r *sim.Record) string {
-	return strings.TrimPrefix(statusText(r, d.v.o.Algorithm), StatusGlyph(r.New)+" ")
+	return strings.TrimPrefix(statusText(r, d.v.o.Algorithm), report.StatusGlyph(r.New)+" ")
 }
 
 func (d *svgLayout) writeNote(b *bufio.Writer, row *svgRow) {

@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"slices"
@@ -9,6 +9,7 @@ import (
 	"electsim/algo"
 	"electsim/internal/safetext"
 	"electsim/network"
+	"electsim/report"
 	"electsim/sim"
 )
 
@@ -240,33 +241,17 @@ func (v *dgView) statusAt(id algo.ID) (sim.Status, algo.ID) {
 // "◆ candidate (term 3)", "now follows 4" when only the leader changed. The term is called by
 // the algorithm's word for it (TermWord).
 func statusText(r *sim.Record, info *algo.Info) string {
-	s := StatusGlyph(r.New) + " " + r.New.String()
+	s := report.StatusGlyph(r.New) + " " + r.New.String()
 	switch {
 	case r.Old == r.New && r.Leader != 0 && r.New != sim.Leader:
-		s = StatusGlyph(r.New) + " now follows " + strconv.Itoa(int(r.Leader))
+		s = report.StatusGlyph(r.New) + " now follows " + strconv.Itoa(int(r.Leader))
 	case r.Leader != 0 && (r.New == sim.Follower || r.New == sim.Candidate):
 		s += " of " + strconv.Itoa(int(r.Leader))
 	}
 	if r.Term != 0 {
-		s += " (" + TermWord(info) + " " + strconv.FormatUint(r.Term, 10) + ")"
+		s += " (" + report.TermWord(info) + " " + strconv.FormatUint(r.Term, 10) + ")"
 	}
 	return s
-}
-
-// StatusGlyph is the status's mark in diagrams, readable without colour: the terminal UI's but
-// for a pause, ‖ here — browsers draw ⏸ as a coloured emoji.
-func StatusGlyph(s sim.Status) string {
-	switch s {
-	case sim.Leader:
-		return "★"
-	case sim.Candidate:
-		return "◆"
-	case sim.Crashed:
-		return "✗"
-	case sim.Paused:
-		return "‖"
-	}
-	return "●"
 }
 
 // fmtMS writes a virtual time in milliseconds with up to three decimals: "0", "12.5", "1205".
