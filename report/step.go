@@ -214,11 +214,6 @@ func actionNodes(a *sim.Action) string {
 	return ""
 }
 
-// MS writes a virtual time in milliseconds with three decimals: "1000.000".
-func MS(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64)
-}
-
 // StatusGlyph is the status's mark in diagrams, readable without colour: the terminal UI's but
 // for a pause, ‖ here — browsers draw ⏸ as a coloured emoji.
 func StatusGlyph(s sim.Status) string {

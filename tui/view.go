@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/report"
 	"electsim/sim"
@@ -168,7 +169,7 @@ func (m *Model) header() []string {
 		state = st.help.Render(fmt.Sprintf("stopped, %d steps/s", speeds[m.speed]))
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
-		report.MS(s.Now())+"ms", len(m.ss.steps), state)
+		human.MillisFixed(s.Now())+"ms", len(m.ss.steps), state)
 	if barWidth := m.width - ansi.StringWidth(status) - 3; barWidth >= 10 {
 		bar := m.bar
 		bar.Width = barWidth
@@ -336,7 +337,7 @@ func (m *Model) history(height int) []string {
 	var lines []string
 	for _, i := range m.ss.says {
 		r := m.ss.steps[i].recs[0]
-		at := fmt.Sprintf("%12s ", report.MS(r.At)+"ms")
+		at := fmt.Sprintf("%12s ", human.MillisFixed(r.At)+"ms")
 		for k, l := range wrap("“"+safetext.Escape(r.Action.Text)+"”", m.width-len(at)) {
 			if k > 0 {
 				at = strings.Repeat(" ", len(at))
@@ -788,7 +789,7 @@ func (m *Model) logLine(recs []sim.Record, width int, selected bool) string {
 	if selected {
 		mark = "▸"
 	}
-	head := fmt.Sprintf("%9s %5s ", report.MS(d.At), fmt.Sprintf("#%d", d.Step))
+	head := fmt.Sprintf("%9s %5s ", human.MillisFixed(d.At), fmt.Sprintf("#%d", d.Step))
 	rest := fmt.Sprintf("%-6s ", d.Who) + d.Event
 	if len(d.Parts) > 0 {
 		rest += "  " + strings.Join(d.Parts, sty.Dim(" · "))
@@ -825,7 +826,7 @@ func (m *Model) detailBox(width, height, sel int) []string {
 	default:
 		recs := m.ss.steps[m.rows[sel]].recs
 		d := report.Describe(recs, info, bright{styler{st}})
-		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, report.MS(d.At), d.Who, d.Event)
+		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, human.MillisFixed(d.At), d.Who, d.Event)
 		notes := 0
 		if recs[0].Note != "" {
 			notes++

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 	"electsim/sim/bench"
 )
@@ -215,7 +216,7 @@ func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) e
 	var misses []string
 	for _, r := range results {
 		for _, m := range r.Misses() {
-			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, bench.Thousands(int64(r.Nodes)), r.Engine, m))
+			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, human.Thousands(int64(r.Nodes)), r.Engine, m))
 		}
 	}
 	switch {
@@ -257,7 +258,7 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := cmd.Start(); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, bench.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, human.Thousands(int64(n)), e, err)
 	}
 	cl.addChild(cmd.Process)
 	err = cmd.Wait()
@@ -266,11 +267,11 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 		cl.exit(s)
 	}
 	if err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, bench.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, human.Thousands(int64(n)), e, err)
 	}
 	var r bench.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, bench.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, human.Thousands(int64(n)), e, err)
 	}
 	return r, nil
 }
@@ -295,7 +296,7 @@ func interruptedBy(err error) (syscall.Signal, bool) {
 
 // progressLine returns a progress report that redraws one line on w.
 func progressLine(w io.Writer, name string, n int, e sim.Engine) func(time.Duration, int64) {
-	label := fmt.Sprintf("  %s · %s nodes · %s engine", name, bench.Thousands(int64(n)), e)
+	label := fmt.Sprintf("  %s · %s nodes · %s engine", name, human.Thousands(int64(n)), e)
 	start := time.Now()
 	var last time.Time
 	return func(virtual time.Duration, sent int64) {
@@ -303,7 +304,7 @@ func progressLine(w io.Writer, name string, n int, e sim.Engine) func(time.Durat
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, bench.Thousands(sent),
+		fmt.Fprintf(w, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, human.Thousands(sent),
 			algo.FormatDuration(virtual), time.Since(start).Seconds())
 	}
 }
@@ -388,7 +389,7 @@ func writeBenchTable(w io.Writer, p palette, rows []bench.Result) {
 	table := [][]string{header}
 	var notes []string
 	for _, r := range rows {
-		row := []string{bench.Thousands(int64(r.Nodes)), r.Engine.String()}
+		row := []string{human.Thousands(int64(r.Nodes)), r.Engine.String()}
 		notRun := r.Steps == 0 && r.Stopped != ""
 		for _, k := range kinds {
 			got := benchSent(r, k)
@@ -396,43 +397,43 @@ func writeBenchTable(w io.Writer, p palette, rows []bench.Result) {
 				row = append(row, "—")
 				if theory {
 					th, _ := benchTheory(r, k)
-					row = append(row, bench.Thousands(th.Exact))
+					row = append(row, human.Thousands(th.Exact))
 				}
 				continue
 			}
-			row = append(row, bench.Thousands(got))
+			row = append(row, human.Thousands(got))
 			th, ok := benchTheory(r, k)
 			switch {
 			case !theory:
 			case !ok:
 				row = append(row, "—")
 			case th.Exact == got:
-				row = append(row, bench.Thousands(th.Exact)+" ✓")
+				row = append(row, human.Thousands(th.Exact)+" ✓")
 			default:
-				row = append(row, bench.Thousands(th.Exact)+" ✗")
+				row = append(row, human.Thousands(th.Exact)+" ✗")
 			}
 		}
 		at := "—"
 		if r.Elected >= 0 {
-			at = fmtVirtual(r.Elected)
+			at = human.Brief(r.Elected)
 		}
 		if notRun {
 			row = append(row, "—", "—", "not run", "—", "—", "—")
 		} else {
-			row = append(row, at, strconv.Itoa(r.Procs), fmtWall(r.Wall), si(r.DeliveredPerSecond()), bytesText(r.PeakHeap), bytesText(r.PeakRSS))
+			row = append(row, at, strconv.Itoa(r.Procs), human.Wall(r.Wall), human.SI(r.DeliveredPerSecond()), bytesText(r.PeakHeap), bytesText(r.PeakRSS))
 		}
 		table = append(table, row)
 		if r.Stopped != "" {
 			if notRun {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
+				notes = append(notes, fmt.Sprintf("%s nodes, %s: %s", human.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
 			} else {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
+				notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", human.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
 			}
 		}
 		for _, th := range r.Theory {
 			if th.Mean > 0 && r.Engine == rows[0].Engine {
 				notes = append(notes, fmt.Sprintf("%s nodes: %s %s — this ring's exact count; n·H_n = %s on average",
-					bench.Thousands(int64(r.Nodes)), bench.Thousands(th.Exact), th.Kind, bench.Thousands(int64(th.Mean+0.5))))
+					human.Thousands(int64(r.Nodes)), human.Thousands(th.Exact), th.Kind, human.Thousands(int64(th.Mean+0.5))))
 			}
 		}
 	}
@@ -499,41 +500,6 @@ func writeColumns(w io.Writer, rows [][]string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
-}
-
-// si writes a rate such as 1.3M or 850k.
-func si(x float64) string {
-	switch {
-	case x >= 1e6:
-		return fmt.Sprintf("%.1fM", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.0fk", x/1e3)
-	}
-	return fmt.Sprintf("%.0f", x)
-}
-
-func fmtWall(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d >= 10*time.Millisecond:
-		return fmt.Sprintf("%.0fms", float64(d)/float64(time.Millisecond))
-	}
-	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
-}
-
-// fmtVirtual writes a virtual time to four significant figures or so: 60ms, 189.0ms, 19.99s,
-// 33m20s.
-func fmtVirtual(d time.Duration) string {
-	switch {
-	case d >= time.Minute:
-		return d.Round(time.Second).String()
-	case d >= time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d%time.Millisecond == 0:
-		return fmt.Sprintf("%dms", d/time.Millisecond)
-	}
-	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
 }
 
 func bytesText(b uint64) string {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/check"
@@ -131,7 +132,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	for _, text := range rf.ats {
 		if a, err := scenarios.ParseAt(text, scenarios.NewMembers(cfg.IDs)); err == nil && a.At > c.RunFor() {
 			return usagef("--at '%s': %s is after the end of a run (%s); lengthen the runs with --run",
-				text, algo.FormatDuration(a.At), span(c.RunFor()))
+				text, algo.FormatDuration(a.At), human.Seconds(c.RunFor()))
 		}
 	}
 	for _, w := range cfg.Warnings() {
@@ -161,7 +162,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	start := time.Now()
 	res := c.Run(func(done, failed int) {
 		bar.show(func() string {
-			return fmt.Sprintf("%s %d/%d runs · %s", bar.bar(done, runs), done, runs, plural(failed, "violation"))
+			return fmt.Sprintf("%s %d/%d runs · %s", bar.bar(done, runs), done, runs, human.Plural(failed, "violation"))
 		})
 	})
 	bar.clear()
@@ -220,10 +221,10 @@ func unbounded() *scenarios.Scenario {
 func checkHeader(w io.Writer, p palette, c *check.Check, faults check.Faults, runs int) {
 	cfg := c.Base()
 	fmt.Fprintln(w, p.Bold(fmt.Sprintf("electsim check · %s · %s (%s) · faults: %s · property: %s",
-		cfg.Algorithm.Name, plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs), faults, c.Property())))
+		cfg.Algorithm.Name, human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs), faults, c.Property())))
 	parts := []string{
-		fmt.Sprintf("%s from seed %d", plural(runs, "run"), cfg.Seed),
-		fmt.Sprintf("each %s: faults in the first %s, then %s to settle", span(c.RunFor()), span(c.Window()), span(c.Settle())),
+		fmt.Sprintf("%s from seed %d", human.Plural(runs, "run"), cfg.Seed),
+		fmt.Sprintf("each %s: faults in the first %s, then %s to settle", human.Seconds(c.RunFor()), human.Seconds(c.Window()), human.Seconds(c.Settle())),
 		"delay " + cfg.Network.Delay.String(),
 	}
 	if cfg.Network.Drop > 0 {
@@ -246,7 +247,7 @@ func checkReport(w io.Writer, p palette, c *check.Check, res check.Result, cx *c
 	if res.Halted > 0 {
 		h := res.FirstHalted
 		fmt.Fprintf(w, "%s %s stopped early and went unjudged; the first is run %d (seed %d): %s\n",
-			p.Red("!"), plural(res.Halted, "run"), h.Run, h.Seed, h.Why)
+			p.Red("!"), human.Plural(res.Halted, "run"), h.Run, h.Seed, h.Why)
 	}
 	if cx == nil {
 		judged := res.Runs - res.Halted
@@ -269,7 +270,7 @@ func checkReport(w io.Writer, p palette, c *check.Check, res check.Result, cx *c
 	printSchedule(w, p, cx.Original.Actions)
 	fmt.Fprintln(w, "  "+p.Red("→ "+first.Violation.String()))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Shrunk in %s — %s", plural(cx.Runs, "run"), sizeText(cx.Schedule.Size()))))
+	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Shrunk in %s — %s", human.Plural(cx.Runs, "run"), sizeText(cx.Schedule.Size()))))
 	if !cx.Schedule.Size().Less(cx.Original.Size()) {
 		fmt.Fprintln(w, p.Dim("  (no smaller schedule breaks it)"))
 	}
@@ -291,7 +292,7 @@ func checkReport(w io.Writer, p palette, c *check.Check, res check.Result, cx *c
 }
 
 func sizeText(z check.Size) string {
-	return fmt.Sprintf("%s, %s, run %s", plural(z.Actions, "action"), plural(z.Nodes, "node"), span(z.RunFor))
+	return fmt.Sprintf("%s, %s, run %s", human.Plural(z.Actions, "action"), human.Plural(z.Nodes, "node"), human.Seconds(z.RunFor))
 }
 
 // printSchedule prints actions as a scenario writes them: "at 300ms  crash 5".
@@ -300,39 +301,17 @@ func printSchedule(w io.Writer, p palette, actions []sim.Action) {
 		fmt.Fprintln(w, p.Dim("  (no actions)"))
 	}
 	for _, a := range actions {
-		fmt.Fprintf(w, "  at %-9s %s\n", atText(a.At), p.Fault(a.String()))
+		fmt.Fprintf(w, "  at %-9s %s\n", scenarios.FormatTime(a.At), p.Fault(a.String()))
 	}
-}
-
-// span writes a length of virtual time: "3.3s", "150ms", "56.04ms".
-func span(d time.Duration) string {
-	if ms := int64(d / time.Millisecond); ms >= 1000 && d%time.Millisecond == 0 {
-		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%d.%03d", ms/1000, ms%1000), "0"), ".") + "s"
-	}
-	return fmtDur(d)
-}
-
-func atText(d time.Duration) string {
-	if d == 0 {
-		return "0ms"
-	}
-	return algo.FormatDuration(d)
 }
 
 // wallClock is the one line of a check's output that depends on the machine, not the seed.
 func wallClock(runs int, elapsed, shrinking time.Duration) string {
-	s := fmt.Sprintf("wall clock: %s in %s, %s runs/s", plural(runs, "run"), roundWall(elapsed), runsPerSec(runs, elapsed))
+	s := fmt.Sprintf("wall clock: %s in %s, %s runs/s", human.Plural(runs, "run"), human.Elapsed(elapsed), runsPerSec(runs, elapsed))
 	if shrinking > 0 {
-		s += fmt.Sprintf(" · shrinking %s", roundWall(shrinking))
+		s += fmt.Sprintf(" · shrinking %s", human.Elapsed(shrinking))
 	}
 	return s
-}
-
-func roundWall(d time.Duration) time.Duration {
-	if d > time.Second {
-		return d.Round(10 * time.Millisecond)
-	}
-	return d.Round(100 * time.Microsecond)
 }
 
 func runsPerSec(runs int, elapsed time.Duration) string {
@@ -532,8 +511,8 @@ func matrixCommands(fs *pflag.FlagSet, rf *runFlags, m *check.Matrix) [][]string
 func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs int, commands [][]string) {
 	parts := []string{
 		"electsim check --matrix",
-		fmt.Sprintf("%s (%s)", plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
-		fmt.Sprintf("%s a cell from seed %d", plural(runs, "run"), cfg.Seed),
+		fmt.Sprintf("%s (%s)", human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
+		fmt.Sprintf("%s a cell from seed %d", human.Plural(runs, "run"), cfg.Seed),
 		"delay " + cfg.Network.Delay.String(),
 	}
 	if cfg.Network.Drop > 0 {
@@ -543,7 +522,7 @@ func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs 
 		parts = append(parts, "fifo off")
 	}
 	if cfg.RunFor > 0 {
-		parts = append(parts, "run "+span(cfg.RunFor))
+		parts = append(parts, "run "+human.Seconds(cfg.RunFor))
 	}
 	parts = append(parts, cfg.Engine.String()+" engine")
 	fmt.Fprintln(w, p.Bold(strings.Join(parts, " · ")))
@@ -606,12 +585,12 @@ func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs 
 			fmt.Fprintln(w, "  "+o)
 		}
 	} else {
-		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (docs/properties.md):", plural(len(disagree), "cell"))))
+		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (docs/properties.md):", human.Plural(len(disagree), "cell"))))
 		for _, d := range disagree {
 			fmt.Fprintln(w, "  "+d)
 		}
 		if runs < 100 {
-			fmt.Fprintf(w, "  With %s a cell, a ✗ can go unseen: a fault class breaks a property in some runs, not all.\n", plural(runs, "run"))
+			fmt.Fprintf(w, "  With %s a cell, a ✗ can go unseen: a fault class breaks a property in some runs, not all.\n", human.Plural(runs, "run"))
 			fmt.Fprintf(w, "  Try the default, %d runs a cell.\n", matrixRuns)
 		}
 	}
@@ -700,7 +679,7 @@ func scheduleJSONOf(s check.Schedule, v sim.Violation) scheduleJSON {
 	out := scheduleJSON{Size: sizeJSON{z.Actions, z.Nodes, msOf(z.RunFor)}, IDs: s.IDs, Actions: []string{},
 		Violation: violationJSONOf(v)}
 	for _, a := range s.Actions {
-		out.Actions = append(out.Actions, atText(a.At)+" "+a.String())
+		out.Actions = append(out.Actions, scenarios.FormatTime(a.At)+" "+a.String())
 	}
 	return out
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/bench"
 )
 
 // diagramFlags choose the pictures of a run: --svg, --mermaid, --shiviz, and what they show.
@@ -286,7 +286,7 @@ func (dg *diagrams) overflow(at, runFor time.Duration) string {
 	}
 	return fmt.Sprintf("%s: the diagram would draw more than %s trace records — that many by %s of virtual time, of the %s asked for: too many to draw, or to read; "+
 		"draw a part of the run (--from and --to) or fewer message kinds (--kinds)",
-		strings.Join(flags, ", "), bench.Thousands(maxDiagramRecords), fmtVirtual(at), algo.FormatDuration(runFor))
+		strings.Join(flags, ", "), human.Thousands(maxDiagramRecords), human.Brief(at), algo.FormatDuration(runFor))
 }
 
 // write draws every diagram, each whole into its file.

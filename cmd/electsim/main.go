@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
@@ -223,7 +224,7 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		for _, e := range mistakes.list {
 			fmt.Fprintln(stderr, safe(e.Error()))
 		}
-		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(mistakes.list.Count(), "mistake"), safe(mistakes.what))
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, human.Plural(mistakes.list.Count(), "mistake"), safe(mistakes.what))
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/term"
 
-	"electsim/sim/bench"
+	"electsim/internal/human"
 )
 
 // runProgress shows, on a terminal, how a long run goes: after the first second, a line on
@@ -83,7 +83,7 @@ func progressText(virtual, runFor time.Duration, steps int, elapsed time.Duratio
 		rate = float64(steps) / elapsed.Seconds()
 	}
 	return fmt.Sprintf("[%s%s] %s of %s virtual · %s steps · %s steps/s", strings.Repeat("#", full), strings.Repeat(".", width-full),
-		fmtVirtual(virtual), fmtVirtual(runFor), bench.Thousands(int64(steps)), si(rate))
+		human.Brief(virtual), human.Brief(runFor), human.Thousands(int64(steps)), human.SI(rate))
 }
 
 // hidingWriter clears the progress line before each write: the two may share a terminal.

@@ -3,11 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"time"
 
-	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/scenarios"
 	"electsim/sim"
 )
@@ -19,7 +17,7 @@ import (
 func haltedError(sc *scenarios.Scenario, sum sim.Summary) error {
 	a := sum.HaltAction
 	if a == nil {
-		return usagef("the run stopped early, at %s: %s", fmtDur(sum.End), sum.Halted)
+		return usagef("the run stopped early, at %s: %s", human.Duration(sum.End), sum.Halted)
 	}
 	for _, st := range sc.Actions {
 		if st.Line > 0 && st.At == a.At && st.Action.String() == a.String() {
@@ -27,7 +25,7 @@ func haltedError(sc *scenarios.Scenario, sum sim.Summary) error {
 			if file == "" {
 				file = sc.Name + ".scn"
 			}
-			return usagef("%s:%d: at %s %s; the run stopped there", file, st.Line, atText(a.At), sum.Halted)
+			return usagef("%s:%d: at %s %s; the run stopped there", file, st.Line, scenarios.FormatTime(a.At), sum.Halted)
 		}
 	}
 	why := strings.TrimPrefix(sum.Halted, a.String()+": ")
@@ -37,11 +35,11 @@ func haltedError(sc *scenarios.Scenario, sum sim.Summary) error {
 // report prints the human summary of a finished run.
 func printSummary(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
-		sum.Algorithm, plural(len(sum.IDs), "node"), fmtDur(sum.End), plural(sum.Steps, "step"))))
+		sum.Algorithm, human.Plural(len(sum.IDs), "node"), human.Duration(sum.End), human.Plural(sum.Steps, "step"))))
 	row := func(label, text string) { fmt.Fprintf(w, "  %-12s %s\n", label, text) }
 	if sum.Halted != "" {
 		// First: everything below is of a run cut short, not of the run asked for.
-		row("stopped", p.Red("early, at "+fmtDur(sum.End))+": "+sum.Halted)
+		row("stopped", p.Red("early, at "+human.Duration(sum.End))+": "+sum.Halted)
 	}
 
 	live := 0
@@ -69,17 +67,17 @@ func printSummary(w io.Writer, p palette, cfg sim.Config, sum sim.Summary) {
 		inFlight := sum.Sent[i] - sum.Delivered[i] - sum.Dropped[i]
 		row("", fmt.Sprintf("%-*s %9d %10d %8d %10d", width, k, sum.Sent[i], sum.Delivered[i], sum.Dropped[i], inFlight))
 	}
-	row("elections", fmt.Sprintf("a node became a candidate %s · a leader %s", plural(sum.Elections, "time"), plural(sum.LeaderChanges, "time")))
+	row("elections", fmt.Sprintf("a node became a candidate %s · a leader %s", human.Plural(sum.Elections, "time"), human.Plural(sum.LeaderChanges, "time")))
 	first := "no leader was ever agreed by every live node"
 	if sum.FirstLeader >= 0 {
-		first = "first agreed leader at " + fmtDur(sum.FirstLeader)
+		first = "first agreed leader at " + human.Duration(sum.FirstLeader)
 	}
 	row("timing", fmt.Sprintf("%s · no agreed leader for %s in all · two or more leaders for %s",
-		first, fmtDur(sum.Leaderless), fmtDur(sum.SplitBrain)))
+		first, human.Duration(sum.Leaderless), human.Duration(sum.SplitBrain)))
 	if len(sum.Recoveries) > 0 {
 		var r []string
 		for _, d := range sum.Recoveries {
-			r = append(r, fmtDur(d))
+			r = append(r, human.Duration(d))
 		}
 		row("recovery", "after a leader crash, a new leader was agreed in "+strings.Join(r, ", "))
 	}
@@ -156,27 +154,6 @@ func nodesLine(p palette, nodes []sim.NodeView) string {
 		parts = append(parts, p.Status(status[d], fmt.Sprintf("%d× %s", count[d], d)))
 	}
 	return strings.Join(parts, "  ")
-}
-
-// fmtDur writes a virtual duration in milliseconds, or seconds from 10s up: "61.2ms", "2s".
-func fmtDur(d time.Duration) string {
-	if d == 0 {
-		return "0ms"
-	}
-	if d%time.Millisecond == 0 {
-		return algo.FormatDuration(d)
-	}
-	s := strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "ms"
-}
-
-// plural writes "1 time" or "3 times".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // reportExpectations prints the verdict on each of the scenario's expectations.

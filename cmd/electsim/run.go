@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"electsim/internal/human"
 	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -69,7 +70,7 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 		for _, e := range list {
 			fmt.Fprintln(stderr, safe(e.Error()))
 		}
-		mistakes := plural(list.Count(), "mistake")
+		mistakes := human.Plural(list.Count(), "mistake")
 		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safe(arg))
 		return nil, reportedError{}
 	case err != nil:

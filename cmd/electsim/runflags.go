@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -314,7 +315,7 @@ func parsePercent(s string) (float64, error) {
 func describe(cfg sim.Config) string {
 	parts := []string{
 		cfg.Algorithm.Name,
-		fmt.Sprintf("%s (%s)", plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
+		fmt.Sprintf("%s (%s)", human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
 		fmt.Sprintf("seed %d", cfg.Seed),
 		"delay " + cfg.Network.Delay.String(),
 	}

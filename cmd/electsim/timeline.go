@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 	"electsim/report"
 	"electsim/sim"
@@ -115,9 +116,9 @@ func (t *timeline) flush() {
 		}
 		parts = append(parts, k+" "+strings.Join(counts, ", "))
 	}
-	span := report.MS(f.from)
+	span := human.MillisFixed(f.from)
 	if f.to != f.from {
-		span += "–" + report.MS(f.to)
+		span += "–" + human.MillisFixed(f.to)
 	}
 	steps := "1 routine step"
 	if f.steps > 1 {
@@ -132,7 +133,7 @@ func (t *timeline) flush() {
 func (t *timeline) line(recs []sim.Record) {
 	d := report.Describe(recs, t.info, t.p)
 	fmt.Fprintf(t.w, "%s %s  %s%s%s\n",
-		t.p.Dim(pad(report.MS(d.At), colTime, true)), t.p.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
+		t.p.Dim(pad(human.MillisFixed(d.At), colTime, true)), t.p.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
 		pad(d.Who, colWho, false), padStyled(d.Event, colEvent), strings.Join(d.Parts, " · "))
 }
 

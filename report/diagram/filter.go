@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/network"
 	"electsim/report"
@@ -254,9 +255,10 @@ func statusText(r *sim.Record, info *algo.Info) string {
 	return s
 }
 
-// fmtMS writes a virtual time in milliseconds with up to three decimals: "0", "12.5", "1205".
+// fmtMS writes a virtual time in milliseconds, to the microsecond, with no unit: "0", "12.5",
+// "1205". Times are rounded to the microsecond first, as the diagrams show them.
 func fmtMS(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Round(time.Microsecond))/1e6, 'f', -1, 64)
+	return strings.TrimSuffix(human.Millis(d.Round(time.Microsecond)), "ms")
 }
 
 // oneLine replaces line breaks (and the other characters a one-line format cannot hold) with

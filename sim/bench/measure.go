@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 )
 
@@ -51,7 +52,7 @@ func (r *Result) Misses() []string {
 		}
 		for i, k := range r.Kinds {
 			if k == th.Kind && r.Sent[i] != th.Exact {
-				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, Thousands(r.Sent[i]), Thousands(th.Exact)))
+				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, human.Thousands(r.Sent[i]), human.Thousands(th.Exact)))
 			}
 		}
 	}
@@ -93,14 +94,14 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
 			Stopped: fmt.Sprintf("not run: it would need about %s MB (%s), more than the %s MB allowed",
-				Thousands(int64(mem>>20)), why, Thousands(memoryLimit>>20))}, nil
+				human.Thousands(int64(mem>>20)), why, human.Thousands(memoryLimit>>20))}, nil
 	}
 	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
 			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
-				Thousands(est), formula, Thousands(o.MaxMessages))}, nil
+				human.Thousands(est), formula, human.Thousands(o.MaxMessages))}, nil
 	}
 	if o.MaxMessages > 0 {
 		cfg.MaxSent = o.MaxMessages
@@ -150,9 +151,9 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	switch {
 	case r.Stopped != "":
 	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d messages were sent", cfg.MaxSent)):
-		r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", Thousands(o.MaxMessages))
+		r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", human.Thousands(o.MaxMessages))
 	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d events", cfg.MaxScheduled)):
-		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", Thousands(int64(cfg.MaxScheduled)))
+		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", human.Thousands(int64(cfg.MaxScheduled)))
 	case sum.Halted != "":
 		r.Stopped = sum.Halted
 	case sum.Leader == 0:
@@ -248,15 +249,6 @@ func Estimate(name string, n int) (int64, string) {
 		return 3 * m * (m - 1), "3n(n−1)"
 	}
 	return -1, ""
-}
-
-// Thousands writes n with thousands separators: 20,000,000.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // memoryLimit is the most memory a bench run may be expected to need.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 )
 
@@ -94,7 +95,7 @@ func New(opts Options) (*Check, error) {
 	c.window = base.RunFor - c.settle
 	if c.window < minWindow {
 		return nil, fmt.Errorf("a run of %s leaves no time for faults: %s needs %s to settle after them; expected a run of at least %s",
-			fmtTime(base.RunFor), base.Algorithm.Name, fmtTime(c.settle), fmtTime(c.settle+minWindow))
+			human.Seconds(base.RunFor), base.Algorithm.Name, human.Seconds(c.settle), human.Seconds(c.settle+minWindow))
 	}
 	if err := base.Validate(); err != nil {
 		return nil, err
