@@ -12,29 +12,6 @@ import (
 	"electsim/sim"
 )
 
-// Styler colours the parts of a step described for people. Plain leaves them as they are; the
-// command line and the TUI colour them, each their own way.
-type Styler interface {
-	Dim(s string) string
-	Red(s string) string
-	Fault(s string) string                         // a fault action
-	Say(s string) string                           // narration
-	Kind(s string, index int, routine bool) string // a message kind, by its place in the algorithm's list
-	Status(st sim.Status, s string) string         // a node status
-}
-
-// Plain is the Styler that adds nothing.
-type Plain struct{}
-
-func (Plain) Dim(s string) string                 { return s }
-func (Plain) Red(s string) string                 { return s }
-func (Plain) Fault(s string) string               { return s }
-func (Plain) Say(s string) string                 { return s }
-func (Plain) Kind(s string, _ int, _ bool) string { return s }
-func (Plain) Status(_ sim.Status, s string) string {
-	return s
-}
-
 // StepText is one step described for people: the canonical one-line description that the
 // timeline, the TUI's event log and their golden files share.
 type StepText struct {

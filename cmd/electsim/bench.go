@@ -17,6 +17,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/report"
 	"electsim/sim"
 	"electsim/sim/bench"
 )
@@ -201,7 +202,7 @@ Examples:
 		}
 	}
 	if asJSON {
-		if err := writeBenchJSON(stdout, results); err != nil {
+		if err := report.WriteBenchJSON(stdout, results); err != nil {
 			return err
 		}
 		return benchVerdict(stderr, p, results, true)
@@ -526,68 +527,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// benchJSON is what bench --json prints.
-type benchJSON struct {
-	Go      string            `json:"go"`
-	OS      string            `json:"os"`
-	Arch    string            `json:"arch"`
-	CPUs    int               `json:"cpus"`
-	Results []benchResultJSON `json:"results"`
-}
-
-type benchResultJSON struct {
-	Algorithm  string                     `json:"algorithm"`
-	Nodes      int                        `json:"nodes"`
-	Engine     string                     `json:"engine"`
-	Seed       uint64                     `json:"seed"`
-	GOMAXPROCS int                        `json:"gomaxprocs"`
-	Messages   messagesSentDeliveredJSON  `json:"messages"`
-	Theory     map[string]benchTheoryJSON `json:"theory"`
-	Leader     *algo.ID                   `json:"leader"`
-	LeaderAtMS *float64                   `json:"leader_at_ms"`
-	Steps      int                        `json:"steps"`
-	Stopped    string                     `json:"stopped,omitempty"`
-	WallMS     float64                    `json:"wall_ms"`
-	PerSecond  float64                    `json:"delivered_per_second"`
-	PeakHeap   uint64                     `json:"peak_heap_bytes"`
-	PeakRSS    uint64                     `json:"peak_rss_bytes"`
-}
-
-type messagesSentDeliveredJSON struct {
-	Sent      counts `json:"sent"`
-	Delivered counts `json:"delivered"`
-}
-
-type benchTheoryJSON struct {
-	Exact   int64    `json:"exact"`
-	Mean    *float64 `json:"mean,omitempty"`
-	Formula string   `json:"formula"`
-}
-
-func writeBenchJSON(w io.Writer, results []bench.Result) error {
-	out := benchJSON{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
-		Results: []benchResultJSON{}}
-	for _, r := range results {
-		j := benchResultJSON{Algorithm: r.Algorithm, Nodes: r.Nodes, Engine: r.Engine.String(), Seed: r.Seed, GOMAXPROCS: r.Procs,
-			Messages: messagesSentDeliveredJSON{Sent: counts{r.Kinds, r.Sent}, Delivered: counts{r.Kinds, r.Delivered}},
-			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
-			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
-			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS}
-		if r.Leader != 0 {
-			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
-			j.Leader, j.LeaderAtMS = &leader, &at
-		}
-		for _, th := range r.Theory {
-			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note}
-			if th.Mean > 0 {
-				mean := th.Mean
-				tj.Mean = &mean
-			}
-			j.Theory[th.Kind] = tj
-		}
-		out.Results = append(out.Results, j)
-	}
-	return json.NewEncoder(w).Encode(out)
 }

@@ -15,6 +15,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/check"
@@ -170,16 +171,18 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 
 	var cx *check.Counterexample
 	var shrinkTime time.Duration
+	reproduce := "" // the command that runs the first failure again
 	if len(res.Failures) > 0 {
 		start := time.Now()
 		x := c.Shrink(res.Failures[0])
 		cx, shrinkTime = &x, time.Since(start)
+		reproduce = reproduceRun(repro, res.Failures[0].Seed)
 	}
 	written := ""
 	switch {
 	case out != nil && cx != nil:
 		name := strings.TrimSuffix(filepath.Base(cf.out), ".scn")
-		sc := counterexampleScenario(name, cx, reproduceRun(repro, res.Failures[0].Seed))
+		sc := counterexampleScenario(name, cx, reproduce)
 		if err := replays(sc, cx); err != nil {
 			panic(err.Error()) // a bug: the guard reports it in one line
 		}
@@ -195,7 +198,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	if cf.json {
-		if err := writeJSON(stdout, checkJSONOf(c, faults, res, cx, repro, written, elapsed)); err != nil {
+		if err := report.WriteJSON(stdout, report.CheckJSONOf(c, faults, res, cx, reproduce, written, elapsed)); err != nil {
 			return err
 		}
 	} else {
@@ -460,7 +463,7 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 	elapsed := time.Since(start)
 	mx := matrixCommands(fs, rf, m)
 	if cf.json {
-		if err := writeJSON(stdout, matrixJSONOf(m, cfg, runs, mx, elapsed)); err != nil {
+		if err := report.WriteJSON(stdout, report.MatrixJSONOf(m, cfg, runs, mx, elapsed)); err != nil {
 			return err
 		}
 	} else {
@@ -616,154 +619,4 @@ func padRight(s string, width int) string {
 		return s + strings.Repeat(" ", width-n)
 	}
 	return s
-}
-
-// --- JSON ---------------------------------------------------------------------------------
-
-type checkJSON struct {
-	Algorithm  string        `json:"algorithm"`
-	IDs        []algo.ID     `json:"ids"`
-	Faults     string        `json:"faults"`
-	Property   string        `json:"property"`
-	Seed       uint64        `json:"seed"`
-	Runs       int           `json:"runs"`
-	RunMS      float64       `json:"run_ms"`
-	WindowMS   float64       `json:"window_ms"`
-	SettleMS   float64       `json:"settle_ms"`
-	Violations int           `json:"violations"`
-	Halted     int           `json:"halted"`
-	First      *failureJSON  `json:"first"`
-	Shrunk     *scheduleJSON `json:"shrunk"`
-	Reproduce  *string       `json:"reproduce"`
-	Out        *string       `json:"out"`
-	Wall       wallJSON      `json:"wall"`
-}
-
-type failureJSON struct {
-	Run  int    `json:"run"`
-	Seed uint64 `json:"seed"`
-	scheduleJSON
-}
-
-type scheduleJSON struct {
-	Size      sizeJSON      `json:"size"`
-	IDs       []algo.ID     `json:"ids"`
-	Actions   []string      `json:"actions"`
-	Violation violationJSON `json:"violation"`
-	Say       string        `json:"say,omitempty"`
-	Runs      int           `json:"shrink_runs,omitempty"`
-}
-
-type sizeJSON struct {
-	Actions int     `json:"actions"`
-	Nodes   int     `json:"nodes"`
-	RunMS   float64 `json:"run_ms"`
-}
-
-// wallJSON holds the figures that depend on the machine, not on the seed.
-type wallJSON struct {
-	Seconds    float64 `json:"seconds"`
-	RunsPerSec float64 `json:"runs_per_sec"`
-}
-
-func wallOf(runs int, elapsed time.Duration) wallJSON {
-	w := wallJSON{Seconds: elapsed.Seconds()}
-	if elapsed > 0 {
-		w.RunsPerSec = float64(runs) / elapsed.Seconds()
-	}
-	return w
-}
-
-func scheduleJSONOf(s check.Schedule, v sim.Violation) scheduleJSON {
-	z := s.Size()
-	out := scheduleJSON{Size: sizeJSON{z.Actions, z.Nodes, msOf(z.RunFor)}, IDs: s.IDs, Actions: []string{},
-		Violation: violationJSONOf(v)}
-	for _, a := range s.Actions {
-		out.Actions = append(out.Actions, scenarios.FormatTime(a.At)+" "+a.String())
-	}
-	return out
-}
-
-func violationJSONOf(v sim.Violation) violationJSON {
-	nodes := v.Nodes
-	if nodes == nil {
-		nodes = []algo.ID{}
-	}
-	return violationJSON{Property: v.Property, FromMS: msOf(v.From), ToMS: msOf(v.To), Nodes: nodes, Detail: v.Detail}
-}
-
-func checkJSONOf(c *check.Check, faults check.Faults, res check.Result, cx *check.Counterexample, repro, written string, elapsed time.Duration) checkJSON {
-	cfg := c.Base()
-	out := checkJSON{Algorithm: cfg.Algorithm.Name, IDs: cfg.IDs, Faults: faults.String(), Property: c.Property(),
-		Seed: cfg.Seed, Runs: res.Runs, RunMS: msOf(c.RunFor()), WindowMS: msOf(c.Window()), SettleMS: msOf(c.Settle()),
-		Violations: res.Failed, Halted: res.Halted, Wall: wallOf(res.Runs, elapsed)}
-	if cx != nil {
-		f := res.Failures[0]
-		out.First = &failureJSON{Run: f.Run, Seed: f.Seed, scheduleJSON: scheduleJSONOf(f.Schedule, f.Violation)}
-		s := scheduleJSONOf(cx.Schedule, cx.Violation)
-		s.Say, s.Runs = cx.Narration.Text, cx.Runs
-		out.Shrunk = &s
-		r := reproduceRun(repro, f.Seed)
-		out.Reproduce = &r
-	}
-	if written != "" {
-		out.Out = &written
-	}
-	return out
-}
-
-type matrixJSON struct {
-	IDs     []algo.ID       `json:"ids"`
-	Seed    uint64          `json:"seed"`
-	Runs    int             `json:"runs_per_cell"`
-	Columns []string        `json:"columns"`
-	Rows    []matrixRowJSON `json:"rows"`
-	Agrees  bool            `json:"agrees"`
-	Wall    wallJSON        `json:"wall"`
-}
-
-type matrixRowJSON struct {
-	Algorithm string            `json:"algorithm"`
-	Params    map[string]string `json:"params"`
-	Property  string            `json:"property"`
-	Cells     []matrixCellJSON  `json:"cells"`
-}
-
-type matrixCellJSON struct {
-	Faults     string    `json:"faults"`
-	Holds      bool      `json:"holds"`
-	Theory     string    `json:"theory"`
-	Agrees     bool      `json:"agrees"`
-	Runs       int       `json:"runs"`
-	Violations int       `json:"violations"`
-	Smallest   *sizeJSON `json:"smallest"`
-	Reproduce  *string   `json:"reproduce"`
-}
-
-func matrixJSONOf(m *check.Matrix, cfg sim.Config, runs int, commands [][]string, elapsed time.Duration) matrixJSON {
-	out := matrixJSON{IDs: cfg.IDs, Seed: cfg.Seed, Runs: runs, Agrees: m.Agrees(),
-		Wall: wallOf(runs*len(m.Rows)*len(m.Columns), elapsed)}
-	for _, col := range m.Columns {
-		out.Columns = append(out.Columns, col.Name)
-	}
-	for r, row := range m.Rows {
-		rj := matrixRowJSON{Algorithm: row.Algorithm, Params: map[string]string{}, Property: row.Property}
-		for _, s := range row.Params {
-			rj.Params[s.Key] = s.Value
-		}
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			cj := matrixCellJSON{Faults: cell.Column.Faults.String(), Holds: cell.Holds(), Theory: cell.Theory.String(),
-				Agrees: cell.Agrees(), Runs: cell.Result.Runs, Violations: cell.Result.Failed}
-			if cell.Smallest != nil {
-				z := cell.Smallest.Schedule.Size()
-				cj.Smallest = &sizeJSON{z.Actions, z.Nodes, msOf(z.RunFor)}
-				cmd := commands[r][col]
-				cj.Reproduce = &cmd
-			}
-			rj.Cells = append(rj.Cells, cj)
-		}
-		out.Rows = append(out.Rows, rj)
-	}
-	return out
 }

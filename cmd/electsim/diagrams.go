@@ -12,6 +12,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/report"
 	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -97,7 +98,7 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	if o.Title == "" {
 		o.Title = "electsim · " + cfg.Algorithm.Name
 	}
-	o.Caption = describe(cfg)
+	o.Caption = report.Setup(cfg)
 	if sc.Name != "" {
 		o.Caption = sc.Name + " · " + o.Caption
 	}

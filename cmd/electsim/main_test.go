@@ -12,12 +12,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"electsim/algo"
 	"electsim/internal/goldenfile"
 	"electsim/scenarios"
-	"electsim/sim"
 )
 
 // call runs the command line in-process with no environment and returns its exit code, stdout
@@ -628,18 +626,5 @@ func TestStdoutWriteFails(t *testing.T) {
 			strings.Contains(stderr.String(), "/dev/stdout") {
 			t.Errorf("%v to a full disk: exit %d, stderr %q; want exit 2, what could not be written and why", args, code, stderr.String())
 		}
-	}
-}
-
-// A run that a guard stopped early says so at the top of its summary, before the verdicts that
-// describe the run cut short — not only in a warning on standard error.
-func TestReportSaysTheRunStoppedEarly(t *testing.T) {
-	sum := sim.Summary{Algorithm: "bully", IDs: []algo.ID{1, 2}, End: 10950 * time.Microsecond, Steps: 7,
-		Halted: "more than 20000000 events were scheduled at once, more than a run may hold in memory; try fewer nodes"}
-	var out strings.Builder
-	printSummary(&out, palette{}, sim.Config{}, sum)
-	lines := strings.Split(out.String(), "\n")
-	if len(lines) < 2 || lines[1] != "  stopped      early, at 10.95ms: "+sum.Halted {
-		t.Errorf("summary begins %q, want its second line to say the run stopped early, when and why", lines[:min(3, len(lines))])
 	}
 }

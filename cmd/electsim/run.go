@@ -189,21 +189,17 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	for _, n := range rf.notes {
 		fmt.Fprintf(stderr, "electsim: note: %s\n", safe(n))
 	}
-	tl := &timeline{w: stdout, p: p, info: cfg.Algorithm, all: of.all}
+	tl := report.NewTimeline(stdout, p, cfg.Algorithm, of.all)
 	if showTimeline {
-		if sc.Title != "" {
-			fmt.Fprintln(stdout, p.Bold(safe(sc.Title))+p.Dim(" — "+safe(sc.Name)))
-		}
-		fmt.Fprintln(stdout, p.Bold("electsim · "+describe(cfg)))
-		fmt.Fprintln(stdout)
-		tl.header()
+		report.WriteRunHeading(stdout, p, sc.Title, sc.Name, cfg)
+		tl.Header()
 	}
 	var writeErr error
 	var step func(sim.StepResult) bool // nil: nothing to show step by step, so the run goes in bulk
 	if cfg.Trace {
 		step = func(r sim.StepResult) bool {
 			if showTimeline {
-				tl.step(r)
+				tl.Step(r)
 			}
 			if dg != nil && !dg.add(r.Records) {
 				return false // too much to draw: the run stops here, and says so
@@ -230,13 +226,13 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	sum, results, stopped := play(s, sc.Expects, step, tick)
 	prog.hide()
 	if stopped {
-		tl.flush()
+		tl.Flush()
 		return usagef("%s", dg.overflow(s.Now(), cfg.RunFor))
 	}
 	if writeErr != nil {
 		return fmt.Errorf("--trace %s: %v", of.trace, writeErr)
 	}
-	tl.flush()
+	tl.Flush()
 	if trace != nil {
 		if err := trace.Flush(); err != nil {
 			return fmt.Errorf("--trace %s: %v", of.trace, err)
@@ -256,7 +252,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if sc.Name != "" {
 			name = &sc.Name
 		}
-		if err := writeJSON(stdout, summaryJSON(name, sum, results)); err != nil {
+		if err := report.WriteJSON(stdout, report.RunJSONOf(name, sum, results)); err != nil {
 			return err
 		}
 	case of.trace == "-" || dg.toStdout() != "":
@@ -265,8 +261,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 		if showTimeline {
 			fmt.Fprintln(stdout)
 		}
-		printSummary(stdout, p, cfg, sum)
-		reportExpectations(stdout, p, results)
+		report.WriteSummary(stdout, p, sum)
+		verdicts := report.Judge(sum, results)
+		verdicts.WriteExpectations(stdout, p)
 	}
 	if sum.Halted != "" {
 		return haltedError(sc, sum)

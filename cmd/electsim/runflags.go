@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
-	"electsim/internal/human"
 	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -309,36 +308,4 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("expected a percentage from 0%% to 100%%, e.g. 5%%")
 	}
 	return v, nil
-}
-
-// describe writes the run's setup in one line: "bully · 5 nodes (1..5) · seed 1 · ...".
-func describe(cfg sim.Config) string {
-	parts := []string{
-		cfg.Algorithm.Name,
-		fmt.Sprintf("%s (%s)", human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
-		fmt.Sprintf("seed %d", cfg.Seed),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	if cfg.Algorithm.Roles != nil {
-		if cl, err := cfg.Cluster(); err == nil {
-			roles := cfg.Algorithm.Roles(cl)
-			for _, id := range cl.Sorted {
-				if r := roles[id]; r != "" {
-					parts = append(parts, fmt.Sprintf("%s %d", r, id))
-				}
-			}
-		}
-	}
-	for _, k := range cfg.Params.Keys() {
-		p, _ := cfg.Algorithm.Param(k)
-		parts = append(parts, k+" "+algo.FormatValue(p.Kind, cfg.Params[k]))
-	}
-	parts = append(parts, "run "+algo.FormatDuration(cfg.RunFor), cfg.Engine.String()+" engine")
-	return strings.Join(parts, " · ")
 }

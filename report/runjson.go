@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -11,8 +11,10 @@ import (
 	"electsim/sim"
 )
 
-// runJSON is the object `run --json` prints (DESIGN §6). Field order is the contract's.
-type runJSON struct {
+// RunJSON is the object `electsim run --json` prints: the run's setup, its messages by kind,
+// the final state of its nodes, its metrics, its violations and its expectations. Its fields
+// are written in this order, and scripts rely on them (README, "A worked example").
+type RunJSON struct {
 	Scenario     *string           `json:"scenario"`
 	Algorithm    string            `json:"algorithm"`
 	Engine       string            `json:"engine"`
@@ -23,8 +25,8 @@ type runJSON struct {
 	Messages     messagesJSON      `json:"messages"`
 	Final        finalJSON         `json:"final"`
 	Metrics      metricsJSON       `json:"metrics"`
-	Violations   []violationJSON   `json:"violations"`
-	Expectations []expectationJSON `json:"expectations"`
+	Violations   []ViolationJSON   `json:"violations"`
+	Expectations []ExpectationJSON `json:"expectations"`
 }
 
 type messagesJSON struct {
@@ -97,7 +99,8 @@ type metricsJSON struct {
 	RecoveriesMS  []float64 `json:"recoveries_ms"`
 }
 
-type violationJSON struct {
+// ViolationJSON is a violation of a property: which, from when to when, among which nodes.
+type ViolationJSON struct {
 	Property string    `json:"property"`
 	FromMS   float64   `json:"from_ms"`
 	ToMS     float64   `json:"to_ms"`
@@ -105,7 +108,8 @@ type violationJSON struct {
 	Detail   string    `json:"detail,omitempty"`
 }
 
-type expectationJSON struct {
+// ExpectationJSON is the verdict on one of a scenario's expectations, at its line.
+type ExpectationJSON struct {
 	Line   int    `json:"line"`
 	Text   string `json:"text"`
 	OK     bool   `json:"ok"`
@@ -114,9 +118,10 @@ type expectationJSON struct {
 
 func msOf[D ~int64](d D) float64 { return float64(d) / 1e6 }
 
-// summaryJSON builds the --json object of a finished run.
-func summaryJSON(scenario *string, sum sim.Summary, results []scenarios.Result) runJSON {
-	out := runJSON{
+// RunJSONOf returns the JSON object of a finished run of the scenario named scenario (nil: a run the
+// flags describe), with its expectations' results.
+func RunJSONOf(scenario *string, sum sim.Summary, results []scenarios.Result) RunJSON {
+	out := RunJSON{
 		Scenario: scenario, Algorithm: sum.Algorithm, Engine: sum.Engine.String(), IDs: sum.IDs,
 		Seed: sum.Seed, EndMS: msOf(sum.End), Steps: sum.Steps,
 		Messages: messagesJSON{
@@ -130,8 +135,8 @@ func summaryJSON(scenario *string, sum sim.Summary, results []scenarios.Result) 
 			SplitBrainMS: msOf(sum.SplitBrain), LeaderlessMS: msOf(sum.Leaderless),
 			RecoveriesMS: []float64{},
 		},
-		Violations:   []violationJSON{},
-		Expectations: []expectationJSON{},
+		Violations:   []ViolationJSON{},
+		Expectations: []ExpectationJSON{},
 	}
 	if sum.Leader != 0 {
 		l := sum.Leader
@@ -145,7 +150,7 @@ func summaryJSON(scenario *string, sum sim.Summary, results []scenarios.Result) 
 		out.Metrics.RecoveriesMS = append(out.Metrics.RecoveriesMS, msOf(r))
 	}
 	for _, r := range results {
-		out.Expectations = append(out.Expectations, expectationJSON{Line: r.Line, Text: r.Expectation.String(),
+		out.Expectations = append(out.Expectations, ExpectationJSON{Line: r.Line, Text: r.Expectation.String(),
 			OK: r.OK, Detail: r.Detail})
 	}
 	for _, v := range sum.Violations {
@@ -153,14 +158,14 @@ func summaryJSON(scenario *string, sum sim.Summary, results []scenarios.Result) 
 		if nodes == nil {
 			nodes = []algo.ID{}
 		}
-		out.Violations = append(out.Violations, violationJSON{Property: v.Property,
+		out.Violations = append(out.Violations, ViolationJSON{Property: v.Property,
 			FromMS: msOf(v.From), ToMS: msOf(v.To), Nodes: nodes, Detail: v.Detail})
 	}
 	return out
 }
 
-// writeJSON writes v on one line, without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
+// WriteJSON writes v as JSON on one line, without HTML escaping.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

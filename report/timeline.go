@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -12,19 +12,24 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/network"
-	"electsim/report"
 	"electsim/sim"
 )
 
-// timeline prints a run step by step: one aligned line per step — virtual time, step, the
+// Timeline writes a run step by step: one aligned line per step — virtual time, step, the
 // nodes involved, what happened, and the acting node's note. Runs of routine steps (heartbeats
-// that change nothing) are folded into one line unless all is set.
-type timeline struct {
+// that change nothing) are folded into one line unless it shows all of them.
+type Timeline struct {
 	w    io.Writer
-	p    palette
+	st   Styler
 	info *algo.Info
 	all  bool
 	fold fold
+}
+
+// NewTimeline returns a timeline of a run of info's algorithm written to w, styled by st; with
+// all, it shows every step, routine ones too.
+func NewTimeline(w io.Writer, st Styler, info *algo.Info, all bool) *Timeline {
+	return &Timeline{w: w, st: st, info: info, all: all}
 }
 
 // fold gathers consecutive routine steps.
@@ -42,35 +47,36 @@ const (
 	colEvent = 18
 )
 
-func (t *timeline) header() {
+// Header writes what the columns are, and which steps are folded.
+func (t *Timeline) Header() {
 	if !t.all && len(t.info.Routine) > 0 {
-		fmt.Fprintln(t.w, t.p.Dim(fmt.Sprintf("Routine steps (%s messages that change nothing) are hidden; --all shows every step.",
+		fmt.Fprintln(t.w, t.st.Dim(fmt.Sprintf("Routine steps (%s messages that change nothing) are hidden; --all shows every step.",
 			strings.Join(t.info.Routine, ", "))))
 		fmt.Fprintln(t.w)
 	}
 	head := pad("TIME ms", colTime, true) + " " + pad("STEP", colStep, true) + "  " +
 		pad("NODES", colWho, false) + pad("EVENT", colEvent, false) + "WHAT HAPPENED · WHY"
-	fmt.Fprintln(t.w, t.p.Dim(head))
+	fmt.Fprintln(t.w, t.st.Dim(head))
 }
 
 // foldAtLeast is the shortest run of routine steps worth a line of its own; shorter runs are
 // left out silently (the step numbers show the gap).
 const foldAtLeast = 3
 
-// step prints (or folds) one step.
-func (t *timeline) step(r sim.StepResult) {
+// Step writes one step, or folds it with the routine steps around it.
+func (t *Timeline) Step(r sim.StepResult) {
 	if len(r.Records) == 0 {
 		return
 	}
-	if !t.all && report.Routine(r.Records, t.info) {
+	if !t.all && Routine(r.Records, t.info) {
 		t.addFold(r)
 		return
 	}
-	t.flush()
+	t.Flush()
 	t.line(r.Records)
 }
 
-func (t *timeline) addFold(r sim.StepResult) {
+func (t *Timeline) addFold(r sim.StepResult) {
 	f := &t.fold
 	if f.steps == 0 {
 		*f = fold{from: r.At, sent: map[string]int{}, delivered: map[string]int{}, dropped: map[string]int{}}
@@ -96,8 +102,9 @@ func (t *timeline) addFold(r sim.StepResult) {
 	}
 }
 
-// flush prints the folded routine steps, if there are enough to be worth a line.
-func (t *timeline) flush() {
+// Flush writes the routine steps folded so far, if there are enough to be worth a line: call it
+// when the run ends or stops.
+func (t *Timeline) Flush() {
 	f := &t.fold
 	if f.steps < foldAtLeast {
 		t.fold = fold{}
@@ -124,21 +131,18 @@ func (t *timeline) flush() {
 	if f.steps > 1 {
 		steps = fmt.Sprintf("%d routine steps", f.steps)
 	}
-	fmt.Fprintln(t.w, t.p.Dim(fmt.Sprintf("%s %s  … %s, %s ms: %s",
+	fmt.Fprintln(t.w, t.st.Dim(fmt.Sprintf("%s %s  … %s, %s ms: %s",
 		pad("", colTime, true), pad("", colStep, true), steps, span, strings.Join(parts, "; "))))
 	t.fold = fold{}
 }
 
 // line prints one step.
-func (t *timeline) line(recs []sim.Record) {
-	d := report.Describe(recs, t.info, t.p)
+func (t *Timeline) line(recs []sim.Record) {
+	d := Describe(recs, t.info, t.st)
 	fmt.Fprintf(t.w, "%s %s  %s%s%s\n",
-		t.p.Dim(pad(human.MillisFixed(d.At), colTime, true)), t.p.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
+		t.st.Dim(pad(human.MillisFixed(d.At), colTime, true)), t.st.Dim(pad(strconv.Itoa(d.Step), colStep, true)),
 		pad(d.Who, colWho, false), padStyled(d.Event, colEvent), strings.Join(d.Parts, " · "))
 }
-
-// id writes a node id.
-func id(n algo.ID) string { return report.ID(n) }
 
 // pad pads plain s to width w (right-aligned if right), counting characters.
 func pad(s string, w int, right bool) string {
