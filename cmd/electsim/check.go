@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -24,13 +23,6 @@ import (
 // maxRuns bounds --runs: a day of checking at the speeds measured here.
 const maxRuns = 100_000_000
 
-// defaultRuns is how many runs a check does, and matrixRuns how many a cell of the matrix does,
-// unless --runs says otherwise.
-const (
-	defaultRuns = 1000
-	matrixRuns  = 300
-)
-
 // checkFlags are the flags of electsim check beyond the run flags.
 type checkFlags struct {
 	faults, property, runs, out string
@@ -40,7 +32,7 @@ type checkFlags struct {
 func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.faults, "faults", "", "fault classes to inject: "+strings.Join(check.FaultNames(), ",")+" (any of them, comma-separated), or none")
 	fs.StringVar(&f.property, "property", "", "the property to check: at-most-one-leader (default), one-leader-per-term, agreement, eventual-leader, no-stale-write (lease)")
-	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("how many random schedules to run (default %d; %d a cell with --matrix)", defaultRuns, matrixRuns))
+	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("how many random schedules to run (default %d; %d a cell with --matrix)", check.DefaultRuns, check.DefaultMatrixRuns))
 	fs.StringVar(&f.out, "out", "", "write the shrunk counterexample to `FILE` as a scenario that electsim run and electsim tui replay")
 	boolVar(fs, &f.matrix, "matrix", "", "check every algorithm under every fault class and print the property matrix")
 	boolVar(fs, &f.json, "json", "", "print the result as one JSON object on stdout")
@@ -84,9 +76,9 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if fs.NArg() > 0 {
 		return usagef("check takes no scenario: it draws its own schedules (got %q); electsim run plays a scenario", fs.Args())
 	}
-	runs := defaultRuns
+	runs := check.DefaultRuns
 	if cf.matrix {
-		runs = matrixRuns
+		runs = check.DefaultMatrixRuns
 	}
 	if fs.Changed("runs") {
 		n, err := strconv.Atoi(cf.runs)
@@ -157,7 +149,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	p := colorFor(stdout, rf.noColor, getenv)
 	repro := reproduceCommand(fs, &rf, cfg, faults, property)
 	if !cf.json {
-		checkHeader(stdout, p, c, faults, runs)
+		report.WriteCheckHeading(stdout, p, c, faults, runs)
 	}
 	bar := newProgressBar(stderr, getenv)
 	start := time.Now()
@@ -202,9 +194,9 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 			return err
 		}
 	} else {
-		checkReport(stdout, p, c, res, cx, repro, written)
+		report.WriteCheck(stdout, p, c, res, cx, reproduce, written)
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, p.Dim(wallClock(res.Runs, elapsed, shrinkTime)))
+		fmt.Fprintln(stdout, p.Dim(report.WallClock(res.Runs, elapsed, shrinkTime)))
 	}
 	if res.Failed > 0 {
 		return failedError{}
@@ -218,110 +210,6 @@ func unbounded() *scenarios.Scenario {
 	sc := scenarios.New("")
 	sc.RunFor = algo.MaxDuration
 	return sc
-}
-
-// checkHeader prints what is being checked.
-func checkHeader(w io.Writer, p palette, c *check.Check, faults check.Faults, runs int) {
-	cfg := c.Base()
-	fmt.Fprintln(w, p.Bold(fmt.Sprintf("electsim check · %s · %s (%s) · faults: %s · property: %s",
-		cfg.Algorithm.Name, human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs), faults, c.Property())))
-	parts := []string{
-		fmt.Sprintf("%s from seed %d", human.Plural(runs, "run"), cfg.Seed),
-		fmt.Sprintf("each %s: faults in the first %s, then %s to settle", human.Seconds(c.RunFor()), human.Seconds(c.Window()), human.Seconds(c.Settle())),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	for _, k := range cfg.Params.Keys() {
-		prm, _ := cfg.Algorithm.Param(k)
-		parts = append(parts, k+" "+algo.FormatValue(prm.Kind, cfg.Params[k]))
-	}
-	parts = append(parts, cfg.Engine.String()+" engine")
-	fmt.Fprintln(w, strings.Join(parts, " · "))
-	fmt.Fprintln(w)
-}
-
-// checkReport prints the verdict, and the counterexample before and after shrinking.
-func checkReport(w io.Writer, p palette, c *check.Check, res check.Result, cx *check.Counterexample, repro, written string) {
-	if res.Halted > 0 {
-		h := res.FirstHalted
-		fmt.Fprintf(w, "%s %s stopped early and went unjudged; the first is run %d (seed %d): %s\n",
-			p.Red("!"), human.Plural(res.Halted, "run"), h.Run, h.Seed, h.Why)
-	}
-	if cx == nil {
-		judged := res.Runs - res.Halted
-		all := fmt.Sprintf("all %d runs", judged)
-		if judged == 1 {
-			all = "the one run"
-		}
-		fmt.Fprintf(w, "%s %s held in %s.\n", p.Green("✓"), c.Property(), all)
-		return
-	}
-	first := res.Failures[0]
-	if res.Runs == 1 {
-		fmt.Fprintf(w, "%s %s broke in the one run (seed %d).\n", p.Red("✗"), c.Property(), first.Seed)
-	} else {
-		fmt.Fprintf(w, "%s %s broke in %d of %d runs; the first is run %d (seed %d).\n",
-			p.Red("✗"), c.Property(), res.Failed, res.Runs, first.Run, first.Seed)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading("As drawn — "+sizeText(cx.Original.Size())))
-	printSchedule(w, p, cx.Original.Actions)
-	fmt.Fprintln(w, "  "+p.Red("→ "+first.Violation.String()))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Shrunk in %s — %s", human.Plural(cx.Runs, "run"), sizeText(cx.Schedule.Size()))))
-	if !cx.Schedule.Size().Less(cx.Original.Size()) {
-		fmt.Fprintln(w, p.Dim("  (no smaller schedule breaks it)"))
-	}
-	if len(cx.Schedule.IDs) != len(cx.Original.IDs) {
-		fmt.Fprintf(w, "  %s %s\n", p.Dim("nodes"), scenarios.NewMembers(cx.Schedule.IDs))
-	}
-	printSchedule(w, p, cx.Schedule.Actions)
-	fmt.Fprintln(w, "  "+p.Red("→ "+cx.Violation.String()))
-	if cx.Narration.Text != "" {
-		fmt.Fprintln(w, "  "+p.Say("“"+cx.Narration.Text+"”"))
-	}
-	fmt.Fprintln(w)
-	if written != "" {
-		fmt.Fprintf(w, "Wrote %s: electsim run %s replays it, electsim tui %s steps through it.\n", written, written, written)
-	} else {
-		fmt.Fprintf(w, "Reproduce it: %s --out counterexample.scn\n", reproduceRun(repro, first.Seed))
-		fmt.Fprintln(w, "then replay it with electsim run counterexample.scn, or step through it with electsim tui counterexample.scn.")
-	}
-}
-
-func sizeText(z check.Size) string {
-	return fmt.Sprintf("%s, %s, run %s", human.Plural(z.Actions, "action"), human.Plural(z.Nodes, "node"), human.Seconds(z.RunFor))
-}
-
-// printSchedule prints actions as a scenario writes them: "at 300ms  crash 5".
-func printSchedule(w io.Writer, p palette, actions []sim.Action) {
-	if len(actions) == 0 {
-		fmt.Fprintln(w, p.Dim("  (no actions)"))
-	}
-	for _, a := range actions {
-		fmt.Fprintf(w, "  at %-9s %s\n", scenarios.FormatTime(a.At), p.Fault(a.String()))
-	}
-}
-
-// wallClock is the one line of a check's output that depends on the machine, not the seed.
-func wallClock(runs int, elapsed, shrinking time.Duration) string {
-	s := fmt.Sprintf("wall clock: %s in %s, %s runs/s", human.Plural(runs, "run"), human.Elapsed(elapsed), runsPerSec(runs, elapsed))
-	if shrinking > 0 {
-		s += fmt.Sprintf(" · shrinking %s", human.Elapsed(shrinking))
-	}
-	return s
-}
-
-func runsPerSec(runs int, elapsed time.Duration) string {
-	if elapsed <= 0 {
-		return "∞"
-	}
-	return strconv.FormatFloat(float64(runs)/elapsed.Seconds(), 'f', 0, 64)
 }
 
 // reproduceCommand is the command line that runs the failing run again — one run, with the
@@ -467,9 +355,9 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 			return err
 		}
 	} else {
-		matrixReport(stdout, p, m, cfg, runs, mx)
+		report.WriteMatrix(stdout, p, m, cfg, runs, mx)
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, p.Dim(wallClock(cells*runs, elapsed, 0)))
+		fmt.Fprintln(stdout, p.Dim(report.WallClock(cells*runs, elapsed, 0)))
 	}
 	if !m.Agrees() {
 		return failedError{}
@@ -508,115 +396,4 @@ func matrixCommands(fs *pflag.FlagSet, rf *runFlags, m *check.Matrix) [][]string
 		}
 	}
 	return out
-}
-
-// matrixReport prints the matrix as a table, then each counterexample with its command.
-func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs int, commands [][]string) {
-	parts := []string{
-		"electsim check --matrix",
-		fmt.Sprintf("%s (%s)", human.Plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
-		fmt.Sprintf("%s a cell from seed %d", human.Plural(runs, "run"), cfg.Seed),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	if cfg.RunFor > 0 {
-		parts = append(parts, "run "+human.Seconds(cfg.RunFor))
-	}
-	parts = append(parts, cfg.Engine.String()+" engine")
-	fmt.Fprintln(w, p.Bold(strings.Join(parts, " · ")))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Does the property hold under the fault? ✓ it held in every run; ✗ N: a run broke it, and")
-	fmt.Fprintln(w, "shrinking left N actions; ! the theory (docs/properties.md) says otherwise.")
-	fmt.Fprintln(w)
-
-	labelWidth := 0
-	for _, row := range m.Rows {
-		labelWidth = max(labelWidth, utf8.RuneCountInString(row.Label()))
-	}
-	widths := make([]int, len(m.Columns))
-	header := padRight("", labelWidth)
-	for i, col := range m.Columns {
-		widths[i] = max(utf8.RuneCountInString(col.Name), 5)
-		header += "  " + padRight(col.Name, widths[i])
-	}
-	fmt.Fprintln(w, p.Dim(strings.TrimRight(header, " ")))
-	var disagree, open []string
-	for r, row := range m.Rows {
-		var opens []string
-		line := padRight(row.Label(), labelWidth)
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			text := "✓"
-			if !cell.Holds() {
-				text = fmt.Sprintf("✗ %d", cell.Smallest.Schedule.Size().Actions)
-			}
-			if !cell.Agrees() {
-				text += " !"
-				disagree = append(disagree, fmt.Sprintf("%s × %s: measured %s, the theory says %s", row.Label(), cell.Column.Name, strings.TrimSuffix(text, " !"), cell.Theory))
-			}
-			if cell.Theory == check.Open {
-				opens = append(opens, cell.Column.Name+" "+strings.TrimSuffix(text, " !"))
-			}
-			colored := padRight(text, widths[col])
-			switch {
-			case !cell.Agrees():
-				colored = p.Bold(p.Red(colored))
-			case cell.Holds():
-				colored = p.Green(colored)
-			default:
-				colored = p.Red(colored)
-			}
-			line += "  " + colored
-		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-		if len(opens) > 0 {
-			open = append(open, row.Label()+": "+strings.Join(opens, ", "))
-		}
-	}
-	fmt.Fprintln(w)
-	if len(disagree) == 0 {
-		fmt.Fprintln(w, "Every cell the theory (docs/properties.md) decides agrees with it.")
-		if len(open) > 0 {
-			fmt.Fprintln(w, "It leaves these open; as measured:")
-		}
-		for _, o := range open {
-			fmt.Fprintln(w, "  "+o)
-		}
-	} else {
-		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (docs/properties.md):", human.Plural(len(disagree), "cell"))))
-		for _, d := range disagree {
-			fmt.Fprintln(w, "  "+d)
-		}
-		if runs < 100 {
-			fmt.Fprintf(w, "  With %s a cell, a ✗ can go unseen: a fault class breaks a property in some runs, not all.\n", human.Plural(runs, "run"))
-			fmt.Fprintf(w, "  Try the default, %d runs a cell.\n", matrixRuns)
-		}
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading("Counterexamples")+" — the smallest of each cell's first failing runs, shrunk; the command")
-	fmt.Fprintln(w, "reproduces it, and with --out FILE writes it as a scenario")
-	for r, row := range m.Rows {
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			if cell.Smallest == nil {
-				continue
-			}
-			fmt.Fprintf(w, "  %s × %s: broken in %d of %d runs; %s\n", row.Label(), cell.Column.Name,
-				cell.Result.Failed, cell.Result.Runs, sizeText(cell.Smallest.Schedule.Size()))
-			fmt.Fprintf(w, "    %s\n", p.Dim(commands[r][col]))
-		}
-	}
-}
-
-// padRight pads s with spaces to width runes.
-func padRight(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s
 }

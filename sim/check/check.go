@@ -36,6 +36,13 @@ type Options struct {
 	StopAfter int
 }
 
+// DefaultRuns is how many runs a check does, and DefaultMatrixRuns how many a cell of the
+// matrix does, unless told otherwise (electsim check --runs).
+const (
+	DefaultRuns       = 1000
+	DefaultMatrixRuns = 300
+)
+
 // DefaultShrinkBudget bounds the runs shrinking takes: a few tenths of a second for Bully.
 const DefaultShrinkBudget = 4000
 
