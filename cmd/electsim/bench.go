@@ -18,22 +18,10 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/report"
+	"electsim/report/diagram"
 	"electsim/sim"
 	"electsim/sim/bench"
 )
-
-// benchDefaults returns the sizes bench runs of algorithm name when --nodes is not given: as
-// large as its election goes in seconds. Bully and Lowest-ID cost n² messages; Raft's election
-// among thousands of nodes splits the vote again and again.
-func benchDefaults(name string) string {
-	switch name {
-	case "bully":
-		return "100,1000,2000"
-	case "ring":
-		return "1000,10000,100000"
-	}
-	return "100,1000"
-}
 
 // benchCommand runs one election per algorithm, size and engine and reports its cost.
 func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
@@ -121,12 +109,11 @@ Examples:
 	}
 	sizes := map[string][]int{}
 	for _, name := range names {
-		list := *nodes
-		if !fs.Changed("nodes") {
-			list = benchDefaults(name)
-		}
-		if sizes[name], err = parseSizes(list); err != nil {
-			return err
+		sizes[name] = bench.DefaultSizes(name)
+		if fs.Changed("nodes") {
+			if sizes[name], err = parseSizes(*nodes); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -172,11 +159,11 @@ Examples:
 	p := colorFor(stdout, noColor, getenv)
 	var results []bench.Result
 	if !asJSON {
-		fmt.Fprintln(stdout, p.Bold("electsim bench")+" · "+machine())
+		report.WriteBenchHeading(stdout, p)
 	}
 	for _, name := range names {
 		if !asJSON {
-			fmt.Fprintf(stdout, "\n%s\n", p.Heading(benchTitle(name)))
+			report.WriteBenchTitle(stdout, p, name)
 		}
 		var rows []bench.Result
 		for _, n := range sizes[name] {
@@ -190,11 +177,11 @@ Examples:
 			}
 		}
 		if !asJSON {
-			writeBenchTable(stdout, p, rows)
+			report.WriteBenchTable(stdout, p, rows)
 		}
 	}
 	if plot != nil {
-		if err := bench.PlotCounts(plot, results); err != nil {
+		if err := diagram.PlotCounts(plot, results); err != nil {
 			return fmt.Errorf("--svg %s: %v", *svg, err)
 		}
 		if err := plot.Commit(); err != nil {
@@ -207,27 +194,21 @@ Examples:
 		}
 		return benchVerdict(stderr, p, results, true)
 	}
-	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
+	report.WriteBenchFootnote(stdout, p)
 	return benchVerdict(stdout, p, results, false)
 }
 
 // benchVerdict says which counts differ from their theory, if any — after the table, or on
 // stderr after the JSON — and then returns failedError (exit 1).
 func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) error {
-	var misses []string
-	for _, r := range results {
-		for _, m := range r.Misses() {
-			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, human.Thousands(int64(r.Nodes)), r.Engine, m))
-		}
-	}
+	misses := report.BenchMisses(results)
 	switch {
 	case len(misses) == 0:
 		return nil
 	case asJSON:
 		fmt.Fprintf(w, "electsim bench: a count differs from the theory: %s\n", strings.Join(misses, "; "))
 	default:
-		fmt.Fprintf(w, "\n%s a count differs from the theory — a bug in the algorithm, the engine or the oracle: %s\n",
-			p.Red("✗"), strings.Join(misses, "; "))
+		report.WriteBenchMisses(w, p, misses)
 	}
 	return failedError{}
 }
@@ -356,168 +337,6 @@ func parseCount(s string) (int64, error) {
 		return 0, fmt.Errorf("not a count: %q", s)
 	}
 	return n * mult, nil
-}
-
-func benchTitle(name string) string {
-	switch name {
-	case "bully":
-		return "Bully — the top node down from time 0, every other node booting into an election"
-	case "ring":
-		return "Chang–Roberts — random ids round the ring, every node initiating, no ACKs"
-	case "lowest-id":
-		return "Lowest-ID — from boot to the first agreed leader"
-	case "raft":
-		return "Raft — from boot to the first agreed leader"
-	}
-	return name
-}
-
-// writeBenchTable writes one algorithm's results: a row per size and engine.
-func writeBenchTable(w io.Writer, p palette, rows []bench.Result) {
-	if len(rows) == 0 {
-		return
-	}
-	kinds := benchKinds(rows[0])
-	theory := len(rows[0].Theory) > 0
-	header := []string{"nodes", "engine"}
-	for _, k := range kinds {
-		header = append(header, k)
-		if theory {
-			header = append(header, "theory")
-		}
-	}
-	header = append(header, "leader at", "procs", "wall", "msgs/s", "heap", "RSS")
-	table := [][]string{header}
-	var notes []string
-	for _, r := range rows {
-		row := []string{human.Thousands(int64(r.Nodes)), r.Engine.String()}
-		notRun := r.Steps == 0 && r.Stopped != ""
-		for _, k := range kinds {
-			got := benchSent(r, k)
-			if notRun {
-				row = append(row, "—")
-				if theory {
-					th, _ := benchTheory(r, k)
-					row = append(row, human.Thousands(th.Exact))
-				}
-				continue
-			}
-			row = append(row, human.Thousands(got))
-			th, ok := benchTheory(r, k)
-			switch {
-			case !theory:
-			case !ok:
-				row = append(row, "—")
-			case th.Exact == got:
-				row = append(row, human.Thousands(th.Exact)+" ✓")
-			default:
-				row = append(row, human.Thousands(th.Exact)+" ✗")
-			}
-		}
-		at := "—"
-		if r.Elected >= 0 {
-			at = human.Brief(r.Elected)
-		}
-		if notRun {
-			row = append(row, "—", "—", "not run", "—", "—", "—")
-		} else {
-			row = append(row, at, strconv.Itoa(r.Procs), human.Wall(r.Wall), human.SI(r.DeliveredPerSecond()), bytesText(r.PeakHeap), bytesText(r.PeakRSS))
-		}
-		table = append(table, row)
-		if r.Stopped != "" {
-			if notRun {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: %s", human.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
-			} else {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", human.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
-			}
-		}
-		for _, th := range r.Theory {
-			if th.Mean > 0 && r.Engine == rows[0].Engine {
-				notes = append(notes, fmt.Sprintf("%s nodes: %s %s — this ring's exact count; n·H_n = %s on average",
-					human.Thousands(int64(r.Nodes)), human.Thousands(th.Exact), th.Kind, human.Thousands(int64(th.Mean+0.5))))
-			}
-		}
-	}
-	writeColumns(w, table)
-	for _, n := range notes {
-		fmt.Fprintln(w, p.Dim("  "+n))
-	}
-}
-
-// benchKinds are the kinds a table shows: those with a theory, else those sent at all.
-func benchKinds(r bench.Result) []string {
-	var kinds []string
-	for _, th := range r.Theory {
-		kinds = append(kinds, th.Kind)
-	}
-	if len(kinds) > 0 {
-		return kinds
-	}
-	for i, k := range r.Kinds {
-		if r.Sent[i] > 0 {
-			kinds = append(kinds, k)
-		}
-	}
-	return kinds
-}
-
-func benchSent(r bench.Result, kind string) int64 {
-	for i, k := range r.Kinds {
-		if k == kind {
-			return r.Sent[i]
-		}
-	}
-	return 0
-}
-
-func benchTheory(r bench.Result, kind string) (bench.Theory, bool) {
-	for _, th := range r.Theory {
-		if th.Kind == kind {
-			return th, true
-		}
-	}
-	return bench.Theory{}, false
-}
-
-// writeColumns writes rows as right-aligned columns (the first two left-aligned).
-func writeColumns(w io.Writer, rows [][]string) {
-	width := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		b.WriteString("  ")
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
-			if i == 1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-			b.WriteString("  ")
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
-func bytesText(b uint64) string {
-	switch {
-	case b == 0:
-		return "—"
-	case b >= 10<<20:
-		return fmt.Sprintf("%dMB", b>>20)
-	case b >= 1000<<10:
-		return fmt.Sprintf("%.1fMB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%dkB", b>>10)
-}
-
-// machine describes where the figures come from.
-func machine() string {
-	return fmt.Sprintf("%s %s/%s · %d cores", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 }
 
 func isTerminal(w io.Writer) bool {

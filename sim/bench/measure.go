@@ -59,6 +59,26 @@ func (r *Result) Misses() []string {
 	return miss
 }
 
+// SentOf returns how many messages of kind the run sent.
+func (r *Result) SentOf(kind string) int64 {
+	for i, k := range r.Kinds {
+		if k == kind {
+			return r.Sent[i]
+		}
+	}
+	return 0
+}
+
+// TheoryOf returns the theory of the count of kind, if there is one.
+func (r *Result) TheoryOf(kind string) (Theory, bool) {
+	for _, th := range r.Theory {
+		if th.Kind == kind {
+			return th, true
+		}
+	}
+	return Theory{}, false
+}
+
 // DeliveredPerSecond is the delivered messages per second of wall time.
 func (r *Result) DeliveredPerSecond() float64 {
 	var d int64

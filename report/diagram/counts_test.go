@@ -1,4 +1,4 @@
-package bench
+package diagram_test
 
 import (
 	"bytes"
@@ -6,29 +6,31 @@ import (
 	"strings"
 	"testing"
 
+	"electsim/report/diagram"
 	"electsim/sim"
+	"electsim/sim/bench"
 )
 
 // The plot is well-formed SVG with one point per measured Bully and ring size — one, not two,
 // when both engines ran it — and none for a run that was stopped or another algorithm's.
 func TestPlotCounts(t *testing.T) {
-	var results []Result
+	var results []bench.Result
 	for _, name := range []string{"bully", "ring", "raft"} {
-		for _, e := range engines {
-			r, err := Measure(name, 30, 1, e, Options{})
+		for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
+			r, err := bench.Measure(name, 30, 1, e, bench.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			results = append(results, r)
 		}
 	}
-	stopped, err := Measure("bully", 3000, 1, sim.Inline, Options{MaxMessages: 1000})
+	stopped, err := bench.Measure("bully", 3000, 1, sim.Inline, bench.Options{MaxMessages: 1000})
 	if err != nil || stopped.Stopped == "" {
 		t.Fatalf("%v, stopped %q", err, stopped.Stopped)
 	}
 	results = append(results, stopped)
 	var b bytes.Buffer
-	if err := PlotCounts(&b, results); err != nil {
+	if err := diagram.PlotCounts(&b, results); err != nil {
 		t.Fatal(err)
 	}
 	d := xml.NewDecoder(bytes.NewReader(b.Bytes()))
