@@ -109,12 +109,12 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	if mem, why := memoryNeed(name, n); mem > memoryLimit {
+	if mem, what := nodesMemory(&cfg); mem > memoryLimit {
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: it would need about %s MB (%s), more than the %s MB allowed",
-				human.Thousands(int64(mem>>20)), why, human.Thousands(memoryLimit>>20))}, nil
+			Stopped: fmt.Sprintf("not run: its nodes would need about %s MB (%s), more than the %s MB allowed",
+				human.Thousands(mem>>20), what, human.Thousands(memoryLimit>>20))}, nil
 	}
 	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
 		k := len(cfg.Algorithm.Kinds)
@@ -271,15 +271,18 @@ func Estimate(name string, n int) (int64, string) {
 	return -1, ""
 }
 
-// memoryLimit is the most memory a bench run may be expected to need.
+// memoryLimit is the most memory a bench run may be expected to need for what its nodes keep
+// that grows with the cluster (algo.Info.NodeMemory): beyond it, the run is not run.
 const memoryLimit = 4 << 30
 
-// memoryNeed returns about how many bytes algorithm name's nodes keep among n nodes when that
-// grows faster than n, and why; 0 otherwise. A Raft node keeps a vote and a last-heard time for
-// every node: 9n² bytes in all.
-func memoryNeed(name string, n int) (int64, string) {
-	if name == "raft" {
-		return 9 * int64(n) * int64(n), "each Raft node keeps 9 bytes per node: 9n²"
+// nodesMemory returns about how many bytes the nodes of cfg keep that grow with their number
+// (algo.Info.NodeMemory), and what they keep; 0 when that does not grow.
+func nodesMemory(cfg *sim.Config) (int64, string) {
+	f := cfg.Algorithm.NodeMemory
+	if f == nil {
+		return 0, ""
 	}
-	return 0, ""
+	n := len(cfg.IDs)
+	per, what := f(n)
+	return int64(n) * per, what
 }
