@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,8 +173,8 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	switch {
 	case out != nil && cx != nil:
 		name := strings.TrimSuffix(filepath.Base(cf.out), ".scn")
-		sc := counterexampleScenario(name, cx, reproduce)
-		if err := replays(sc, cx); err != nil {
+		sc, err := cx.Scenario(name, reproduce)
+		if err != nil {
 			panic(err.Error()) // a bug: the guard reports it in one line
 		}
 		if _, err := io.WriteString(out, scenarios.Format(sc)); err != nil {
@@ -242,41 +241,6 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 // reproduceRun is reproduce with the seed of one run and --runs 1.
 func reproduceRun(repro string, seed uint64) string {
 	return fmt.Sprintf("%s --seed %d --runs 1", repro, seed)
-}
-
-// counterexampleScenario is the scenario --out writes: the shrunk run, its narration, and the
-// expectation that pins the violation; its title names the command that found it.
-func counterexampleScenario(name string, cx *check.Counterexample, foundBy string) *scenarios.Scenario {
-	cfg := cx.Config
-	sc := scenarios.FromConfig(name, cfg)
-	sc.Title = fmt.Sprintf("Counterexample: %s breaks %s — found by %s", cfg.Algorithm.Name, cx.Property, foundBy)
-	sc.Expects = []scenarios.Expectation{{Kind: scenarios.ExpectViolated, Property: cx.Expect, By: -1}}
-	return sc
-}
-
-// replays checks that the scenario, written and read back, shows the counterexample's violation
-// and meets its expectation — what electsim run FILE will show.
-func replays(sc *scenarios.Scenario, cx *check.Counterexample) error {
-	back, err := scenarios.Parse(sc.Name+".scn", []byte(scenarios.Format(sc)))
-	if err != nil {
-		return fmt.Errorf("check: the counterexample does not parse back: %v", err)
-	}
-	s, err := sim.New(back.Config())
-	if err != nil {
-		return fmt.Errorf("check: the counterexample does not run: %v", err)
-	}
-	sum, results := scenarios.Play(s, back.Expects, nil)
-	for _, r := range results {
-		if !r.OK {
-			return fmt.Errorf("check: the counterexample does not replay: %s — %s", r.Expectation, r.Detail)
-		}
-	}
-	for _, v := range sum.Violations {
-		if v.Property == cx.Expect && v.From == cx.Violation.From && slices.Equal(v.Nodes, cx.Violation.Nodes) {
-			return nil
-		}
-	}
-	return fmt.Errorf("check: the counterexample replays to other violations than %s", cx.Violation)
 }
 
 // progressBar draws a progress line on stderr when it is a terminal, at most ten times a second.

@@ -15,9 +15,9 @@
 // window closes as soon as it can), then fewer nodes, for as long as any of them helps. A
 // candidate counts only if it breaks the same property; a run judged by a safety property
 // stops at the first look (every 100ms of virtual time) that finds it broken. The result is a
-// Counterexample: plain data — a sim.Config and the narration that explains the violation —
-// which the command line writes as a scenario file with scenarios.Format. This package does
-// not know the scenario text.
+// Counterexample: plain data — a sim.Config and the narration that explains the violation.
+// Counterexample.Scenario makes it a scenario, once it has checked that the scenario replays
+// to the same violation; the command line writes it with scenarios.Format.
 //
 // Matrix runs every algorithm × fault class of DESIGN §4, with a row for Lease's own property,
 // and compares what it measures with what the theory says.
