@@ -2,12 +2,8 @@ package main
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
 	"time"
-
-	"electsim/scenarios"
-	"electsim/sim"
 )
 
 // A run shows its progress only on a terminal that can redraw a line; not into a pipe, a file
@@ -73,41 +69,4 @@ func TestProgressLine(t *testing.T) {
 	}
 	var nilProgress *runProgress
 	nilProgress.hide() // no progress: nothing to clear
-}
-
-// A run with its progress shown is the run without it: step by step, the same steps in the
-// same order, on both engines.
-func TestPlayWithTickSameRun(t *testing.T) {
-	for _, name := range []string{"bully-partition", "raft-partition", "lease-pause-fencing"} {
-		for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
-			var sums []sim.Summary
-			var verdicts [][]scenarios.Result
-			for _, tick := range []bool{false, true} {
-				sc, err := scenarios.LoadBundled(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sc.Config()
-				cfg.Engine = e
-				s, err := sim.New(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ticks := 0
-				var f func()
-				if tick {
-					f = func() { ticks++ }
-				}
-				sum, res, stopped := play(s, sc.Expects, nil, f)
-				s.Close()
-				if stopped || tick && ticks != sum.Steps {
-					t.Errorf("%s %s: stopped %v, %d ticks for %d steps", name, e, stopped, ticks, sum.Steps)
-				}
-				sums, verdicts = append(sums, sum), append(verdicts, res)
-			}
-			if !reflect.DeepEqual(sums[0], sums[1]) || !reflect.DeepEqual(verdicts[0], verdicts[1]) {
-				t.Errorf("%s %s: the run with ticks differs:\n%+v\n%+v", name, e, sums[0], sums[1])
-			}
-		}
-	}
 }
