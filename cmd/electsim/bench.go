@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/report"
@@ -23,20 +25,26 @@ import (
 	"electsim/sim/bench"
 )
 
-// benchCommand runs one election per algorithm, size and engine and reports its cost.
-func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
-	fs := newFlagSet("bench")
-	algos := fs.String("algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms(), ", "))
-	nodes := fs.String("nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
-	engine := fs.String("engine", "both", "goroutine, inline or both")
-	seed := fs.String("seed", "1", "seed of the ring's random ids and every other random choice")
-	budget := fs.String("max-messages", "20000000", "give up on a run that sends more messages than this before a leader is agreed")
-	procs := fs.String("procs", "", "GOMAXPROCS for the runs (default: 1 for the goroutine engine, which runs one goroutine at a time, and the machine's for inline)")
-	svg := fs.String("svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
-	var asJSON, noColor bool
-	boolVar(fs, &asJSON, "json", "", "print the results as one JSON object on stdout, and no table")
-	boolVar(fs, &noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
-	usage := func(w io.Writer) {
+// benchFlags are the flags of electsim bench, as given.
+type benchFlags struct {
+	algos, nodes, engine, seed, budget, procs, svg string
+	json, noColor                                  bool
+}
+
+func (f *benchFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.algos, "algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms(), ", "))
+	fs.StringVar(&f.nodes, "nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
+	fs.StringVar(&f.engine, "engine", "both", "goroutine, inline or both")
+	fs.StringVar(&f.seed, "seed", "1", "seed of the ring's random ids and every other random choice")
+	fs.StringVar(&f.budget, "max-messages", "20000000", "give up on a run that sends more messages than this before a leader is agreed")
+	fs.StringVar(&f.procs, "procs", "", "GOMAXPROCS for the runs (default: 1 for the goroutine engine, which runs one goroutine at a time, and the machine's for inline)")
+	fs.StringVar(&f.svg, "svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
+	boolVar(fs, &f.json, "json", "", "print the results as one JSON object on stdout, and no table")
+	boolVar(fs, &f.noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
+}
+
+func benchUsage(fs *pflag.FlagSet) func(io.Writer) {
+	return func(w io.Writer) {
 		fmt.Fprintf(w, `Usage: electsim bench [flags]
 
 Runs one election from boot per algorithm, node count and engine, with the trace off, and
@@ -63,82 +71,96 @@ Examples:
   electsim bench --algo bully,ring --nodes 10,100,1k,10k,100k --engine inline --svg counts.svg
 `, fs.FlagUsages())
 	}
-	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
+}
+
+// benchPlan is what a bench measures: the flags parsed.
+type benchPlan struct {
+	names       []string         // algorithms, in the order given
+	sizes       map[string][]int // node counts, by algorithm
+	engines     []sim.Engine
+	seed        uint64
+	maxMessages int64
+	procs       int // GOMAXPROCS for every run; 0: each engine's default (see procsFor)
+}
+
+// maxProcs bounds --procs: GOMAXPROCS beyond a few hundred measures nothing but the runtime's
+// threads.
+const maxProcs = 256
+
+// plan parses the flags into what the bench measures.
+func (f *benchFlags) plan(fs *pflag.FlagSet) (benchPlan, error) {
+	var b benchPlan
+	var err error
+	if b.names, err = benchAlgorithms(f.algos); err != nil {
+		return b, err
+	}
+	switch f.engine {
+	case "both":
+		b.engines = []sim.Engine{sim.Goroutine, sim.Inline}
+	case "goroutine":
+		b.engines = []sim.Engine{sim.Goroutine}
+	case "inline":
+		b.engines = []sim.Engine{sim.Inline}
+	default:
+		return b, usagef("--engine %s: expected goroutine, inline or both", f.engine)
+	}
+	if b.seed, err = strconv.ParseUint(f.seed, 10, 64); err != nil {
+		return b, usagef("--seed %s: expected a whole number, 0 or more", f.seed)
+	}
+	if b.maxMessages, err = parseCount(f.budget); err != nil || b.maxMessages <= 0 {
+		return b, usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", f.budget)
+	}
+	if fs.Changed("procs") {
+		n, err := strconv.Atoi(f.procs)
+		if err != nil || n < 1 || n > maxProcs {
+			return b, usagef("--procs %s: expected a number of processors from 1 to %d (this machine has %d)", f.procs, maxProcs, runtime.NumCPU())
+		}
+		b.procs = n
+	}
+	b.sizes = map[string][]int{}
+	for _, name := range b.names {
+		b.sizes[name] = bench.DefaultSizes(name)
+		if fs.Changed("nodes") {
+			if b.sizes[name], err = parseSizes(f.nodes); err != nil {
+				return b, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// procsFor is GOMAXPROCS for a run on engine e: --procs, or 1 for the goroutine engine (it runs
+// one goroutine at a time) and the machine's for inline.
+func (b *benchPlan) procsFor(e sim.Engine) int {
+	switch {
+	case b.procs > 0:
+		return b.procs
+	case e == sim.Goroutine:
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// benchCommand runs one election per algorithm, size and engine and reports its cost.
+func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
+	fs := newFlagSet("bench")
+	var f benchFlags
+	f.register(fs)
+	if help, err := parseFlags(fs, args, stdout, benchUsage(fs)); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (see -h)", fs.Arg(0))
 	}
-	names, err := benchAlgorithms(*algos)
+	b, err := f.plan(fs)
 	if err != nil {
 		return err
 	}
-	var engines []sim.Engine
-	switch *engine {
-	case "both":
-		engines = []sim.Engine{sim.Goroutine, sim.Inline}
-	case "goroutine":
-		engines = []sim.Engine{sim.Goroutine}
-	case "inline":
-		engines = []sim.Engine{sim.Inline}
-	default:
-		return usagef("--engine %s: expected goroutine, inline or both", *engine)
-	}
-	s, err := strconv.ParseUint(*seed, 10, 64)
-	if err != nil {
-		return usagef("--seed %s: expected a whole number, 0 or more", *seed)
-	}
-	maxMsgs, err := parseCount(*budget)
-	if err != nil || maxMsgs <= 0 {
-		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", *budget)
-	}
-	// GOMAXPROCS beyond a few hundred measures nothing but the runtime's threads.
-	const maxProcs = 256
-	procsFor := func(e sim.Engine) int {
-		if e == sim.Goroutine {
-			return 1
-		}
-		return runtime.GOMAXPROCS(0)
-	}
-	if fs.Changed("procs") {
-		n, err := strconv.Atoi(*procs)
-		if err != nil || n < 1 || n > maxProcs {
-			return usagef("--procs %s: expected a number of processors from 1 to %d (this machine has %d)", *procs, maxProcs, runtime.NumCPU())
-		}
-		procsFor = func(sim.Engine) int { return n }
-	}
-	sizes := map[string][]int{}
-	for _, name := range names {
-		sizes[name] = bench.DefaultSizes(name)
-		if fs.Changed("nodes") {
-			if sizes[name], err = parseSizes(*nodes); err != nil {
-				return err
-			}
-		}
-	}
-
 	if getenv(benchChildEnv) != "" {
-		// A child of a bench: one election, measured alone in this process.
-		if len(names) != 1 || len(sizes[names[0]]) != 1 || len(engines) != 1 {
-			return fmt.Errorf("a bench child measures one algorithm, size and engine")
-		}
-		name, n, e := names[0], sizes[names[0]][0], engines[0]
-		o := bench.Options{MaxMessages: maxMsgs}
-		if isTerminal(stderr) {
-			o.Progress = progressLine(stderr, name, n, e)
-		}
-		r, err := bench.Measure(name, n, s, e, o)
-		if isTerminal(stderr) {
-			fmt.Fprint(stderr, "\r\x1b[K")
-		}
-		if err != nil {
-			return usagef("--nodes %d: %v", n, err)
-		}
-		r.Procs = runtime.GOMAXPROCS(0)
-		return json.NewEncoder(stdout).Encode(r)
+		return measureChild(&b, stdout, stderr)
 	}
-	if fs.Changed("svg") && !slices.ContainsFunc(names, func(n string) bool { return n == "bully" || n == "ring" }) {
-		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", *svg)
+	if fs.Changed("svg") && !slices.ContainsFunc(b.names, func(n string) bool { return n == "bully" || n == "ring" }) {
+		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", f.svg)
 	}
 
 	// Interrupted, bench kills the child measuring and removes the plot in progress.
@@ -147,30 +169,55 @@ Examples:
 	defer stop()
 	var plot *outFile
 	if fs.Changed("svg") {
-		if *svg == "-" {
+		if f.svg == "-" {
 			return usagef("--svg -: write the plot to a file; stdout has the table")
 		}
-		if plot, err = createOut("--svg", *svg, cl); err != nil {
+		if plot, err = createOut("--svg", f.svg, cl); err != nil {
 			return err
 		}
 		defer plot.Abort()
 	}
 
-	p := colorFor(stdout, noColor, getenv)
+	p := colorFor(stdout, f.noColor, getenv)
+	results, err := measureAll(&b, f.json, stdout, stderr, p, cl)
+	if err != nil {
+		return err
+	}
+	if plot != nil {
+		if err := diagram.PlotCounts(plot, results); err != nil {
+			return fmt.Errorf("--svg %s: %w", f.svg, err)
+		}
+		if err := plot.Commit(); err != nil {
+			return fmt.Errorf("--svg %s: %w", f.svg, err)
+		}
+	}
+	if f.json {
+		if err := report.WriteBenchJSON(stdout, results); err != nil {
+			return err
+		}
+		return benchVerdict(stderr, p, results, true)
+	}
+	report.WriteBenchFootnote(stdout, p)
+	return benchVerdict(stdout, p, results, false)
+}
+
+// measureAll measures every election of plan b, each in a child process, and — unless asJSON —
+// prints each algorithm's table as its runs are done.
+func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p palette, cl *cleanup) ([]bench.Result, error) {
 	var results []bench.Result
 	if !asJSON {
 		report.WriteBenchHeading(stdout, p)
 	}
-	for _, name := range names {
+	for _, name := range b.names {
 		if !asJSON {
 			report.WriteBenchTitle(stdout, p, name)
 		}
 		var rows []bench.Result
-		for _, n := range sizes[name] {
-			for _, e := range engines {
-				r, err := measureAlone(name, n, s, e, maxMsgs, procsFor(e), stderr, cl)
+		for _, n := range b.sizes[name] {
+			for _, e := range b.engines {
+				r, err := measureAlone(name, n, b.seed, e, b.maxMessages, b.procsFor(e), stderr, cl)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				rows = append(rows, r)
 				results = append(results, r)
@@ -180,22 +227,29 @@ Examples:
 			report.WriteBenchTable(stdout, p, rows)
 		}
 	}
-	if plot != nil {
-		if err := diagram.PlotCounts(plot, results); err != nil {
-			return fmt.Errorf("--svg %s: %v", *svg, err)
-		}
-		if err := plot.Commit(); err != nil {
-			return fmt.Errorf("--svg %s: %v", *svg, err)
-		}
+	return results, nil
+}
+
+// measureChild is a child of a bench: it measures the one election of plan b in this process
+// and prints it as JSON.
+func measureChild(b *benchPlan, stdout, stderr io.Writer) error {
+	if len(b.names) != 1 || len(b.sizes[b.names[0]]) != 1 || len(b.engines) != 1 {
+		return fmt.Errorf("a bench child measures one algorithm, size and engine")
 	}
-	if asJSON {
-		if err := report.WriteBenchJSON(stdout, results); err != nil {
-			return err
-		}
-		return benchVerdict(stderr, p, results, true)
+	name, n, e := b.names[0], b.sizes[b.names[0]][0], b.engines[0]
+	o := bench.Options{MaxMessages: b.maxMessages}
+	if isTerminal(stderr) {
+		o.Progress = progressLine(stderr, name, n, e)
 	}
-	report.WriteBenchFootnote(stdout, p)
-	return benchVerdict(stdout, p, results, false)
+	r, err := bench.Measure(name, n, b.seed, e, o)
+	if isTerminal(stderr) {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
+	if err != nil {
+		return usagef("--nodes %d: %v", n, err)
+	}
+	r.Procs = runtime.GOMAXPROCS(0)
+	return json.NewEncoder(stdout).Encode(r)
 }
 
 // benchVerdict says which counts differ from their theory, if any — after the table, or on

@@ -26,6 +26,8 @@ const maxRuns = 100_000_000
 type checkFlags struct {
 	faults, property, runs, out string
 	matrix, json                bool
+
+	faultSet check.Faults // --faults, parsed
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -59,6 +61,8 @@ Examples:
 	}
 }
 
+// checkCommand is electsim check: a property under random fault schedules (or, with --matrix,
+// every algorithm under every fault class).
 func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlagSet("check")
 	var rf runFlags
@@ -75,62 +79,17 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if fs.NArg() > 0 {
 		return usagef("check takes no scenario: it draws its own schedules (got %q); electsim run plays a scenario", fs.Args())
 	}
-	runs := check.DefaultRuns
-	if cf.matrix {
-		runs = check.DefaultMatrixRuns
-	}
-	if fs.Changed("runs") {
-		n, err := strconv.Atoi(cf.runs)
-		if err != nil || n < 1 || n > maxRuns {
-			return usagef("--runs %s: expected a number of runs from 1 to %d, e.g. --runs 1000", cf.runs, maxRuns)
-		}
-		runs = n
+	runs, err := cf.runCount(fs)
+	if err != nil {
+		return err
 	}
 	if cf.matrix {
 		return matrixCommand(fs, &rf, &cf, runs, stdout, stderr, getenv)
 	}
-
-	cfg, err := rf.apply(fs, unbounded())
+	c, err := newCheck(fs, &rf, &cf, runs, stderr)
 	if err != nil {
 		return err
 	}
-	property := sim.AtMostOneLeader
-	if fs.Changed("property") {
-		if err := check.ValidateProperty(cfg.Algorithm, cf.property); err != nil {
-			return usagef("--property %s: %v", cf.property, err)
-		}
-		property = cf.property
-	}
-	if !fs.Changed("faults") {
-		return usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
-	}
-	faults, err := check.ParseFaults(cf.faults)
-	if err != nil {
-		return usagef("--faults %s: %v", cf.faults, err)
-	}
-	if !fs.Changed("run") {
-		cfg.RunFor = 0 // the check's own default: the fault window and the settle time
-	}
-	if !fs.Changed("engine") {
-		cfg.Engine = sim.Inline
-	}
-	c, err := check.New(check.Options{Base: cfg, Faults: faults, Property: property, Runs: runs})
-	if err != nil {
-		if fs.Changed("run") {
-			return usagef("--run %s: %v", rf.runFor, err)
-		}
-		return usagef("%v", err)
-	}
-	for _, text := range rf.ats {
-		if a, err := scenarios.ParseAt(text, scenarios.NewMembers(cfg.IDs)); err == nil && a.At > c.RunFor() {
-			return usagef("--at '%s': %s is after the end of a run (%s); lengthen the runs with --run",
-				text, algo.FormatDuration(a.At), human.Seconds(c.RunFor()))
-		}
-	}
-	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
-	}
-
 	var out *outFile
 	if fs.Changed("out") {
 		if cf.out == "-" {
@@ -146,61 +105,140 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	p := colorFor(stdout, rf.noColor, getenv)
-	repro := reproduceCommand(fs, &rf, cfg, faults, property)
 	if !cf.json {
-		report.WriteCheckHeading(stdout, p, c, faults, runs)
+		report.WriteCheckHeading(stdout, p, c, cf.faultSet, runs)
 	}
-	bar := newProgressBar(stderr, getenv)
+	found := runCheck(c, runs, newProgressBar(stderr, getenv), reproduceCommand(fs, &rf, c.Base(), cf.faultSet, c.Property()))
+	written, err := found.write(out, cf.out, c.Property(), stderr)
+	if err != nil {
+		return err
+	}
+	if cf.json {
+		err = report.WriteJSON(stdout, report.CheckJSONOf(c, cf.faultSet, found.res, found.cx, found.reproduce, written, found.elapsed))
+	} else {
+		report.WriteCheck(stdout, p, c, found.res, found.cx, found.reproduce, written)
+		fmt.Fprintln(stdout)
+		fmt.Fprintln(stdout, p.Dim(report.WallClock(found.res.Runs, found.elapsed, found.shrinking)))
+	}
+	if err == nil && found.res.Failed > 0 {
+		return failedError{}
+	}
+	return err
+}
+
+// runCount returns how many runs a check does: --runs, or the default (a cell's with --matrix).
+func (f *checkFlags) runCount(fs *pflag.FlagSet) (int, error) {
+	if !fs.Changed("runs") {
+		if f.matrix {
+			return check.DefaultMatrixRuns, nil
+		}
+		return check.DefaultRuns, nil
+	}
+	n, err := strconv.Atoi(f.runs)
+	if err != nil || n < 1 || n > maxRuns {
+		return 0, usagef("--runs %s: expected a number of runs from 1 to %d, e.g. --runs 1000", f.runs, maxRuns)
+	}
+	return n, nil
+}
+
+// newCheck prepares the check the flags describe — the run flags applied to an empty run, the
+// property, the faults (kept in f.faultSet) — and warns on stderr of the timing assumptions
+// its runs break.
+func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr io.Writer) (*check.Check, error) {
+	cfg, err := rf.apply(fs, unbounded())
+	if err != nil {
+		return nil, err
+	}
+	property := sim.AtMostOneLeader
+	if fs.Changed("property") {
+		if err := check.ValidateProperty(cfg.Algorithm, f.property); err != nil {
+			return nil, usagef("--property %s: %v", f.property, err)
+		}
+		property = f.property
+	}
+	if !fs.Changed("faults") {
+		return nil, usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
+	}
+	if f.faultSet, err = check.ParseFaults(f.faults); err != nil {
+		return nil, usagef("--faults %s: %v", f.faults, err)
+	}
+	if !fs.Changed("run") {
+		cfg.RunFor = 0 // the check's own default: the fault window and the settle time
+	}
+	if !fs.Changed("engine") {
+		cfg.Engine = sim.Inline
+	}
+	c, err := check.New(check.Options{Base: cfg, Faults: f.faultSet, Property: property, Runs: runs})
+	if err != nil {
+		if fs.Changed("run") {
+			return nil, usagef("--run %s: %v", rf.runFor, err)
+		}
+		return nil, usagef("%v", err)
+	}
+	for _, text := range rf.ats {
+		if a, err := scenarios.ParseAt(text, scenarios.NewMembers(cfg.IDs)); err == nil && a.At > c.RunFor() {
+			return nil, usagef("--at '%s': %s is after the end of a run (%s); lengthen the runs with --run",
+				text, algo.FormatDuration(a.At), human.Seconds(c.RunFor()))
+		}
+	}
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
+	}
+	return c, nil
+}
+
+// checkFound is what a check found: its result, its first failure shrunk and the command that
+// reproduces it, and the wall-clock time each took.
+type checkFound struct {
+	res                check.Result
+	cx                 *check.Counterexample // nil: no run broke the property
+	reproduce          string                // the command that runs the first failure again
+	elapsed, shrinking time.Duration
+}
+
+// runCheck runs check c, showing its progress on bar, and shrinks its first failure; repro is
+// the command that reproduces a run, less its seed.
+func runCheck(c *check.Check, runs int, bar *progressBar, repro string) checkFound {
+	var found checkFound
 	start := time.Now()
-	res := c.Run(func(done, failed int) {
+	found.res = c.Run(func(done, failed int) {
 		bar.show(func() string {
 			return fmt.Sprintf("%s %d/%d runs · %s", bar.bar(done, runs), done, runs, human.Plural(failed, "violation"))
 		})
 	})
 	bar.clear()
-	elapsed := time.Since(start)
-
-	var cx *check.Counterexample
-	var shrinkTime time.Duration
-	reproduce := "" // the command that runs the first failure again
-	if len(res.Failures) > 0 {
+	found.elapsed = time.Since(start)
+	if len(found.res.Failures) > 0 {
 		start := time.Now()
-		x := c.Shrink(res.Failures[0])
-		cx, shrinkTime = &x, time.Since(start)
-		reproduce = reproduceRun(repro, res.Failures[0].Seed)
+		first := found.res.Failures[0]
+		cx := c.Shrink(first)
+		found.cx, found.shrinking = &cx, time.Since(start)
+		found.reproduce = reproduceRun(repro, first.Seed)
 	}
-	written := ""
-	switch {
-	case out != nil && cx != nil:
-		name := strings.TrimSuffix(filepath.Base(cf.out), ".scn")
-		sc, err := cx.Scenario(name, reproduce)
-		if err != nil {
-			panic(err.Error()) // a bug: the guard reports it in one line
-		}
-		if _, err := io.WriteString(out, scenarios.Format(sc)); err != nil {
-			return fmt.Errorf("--out %s: %v", cf.out, err)
-		}
-		if err := out.Commit(); err != nil {
-			return err
-		}
-		written = cf.out
-	case out != nil:
-		fmt.Fprintf(stderr, "electsim check: no run broke %s, so there is no counterexample; %s was not written\n", property, cf.out)
-	}
+	return found
+}
 
-	if cf.json {
-		if err := report.WriteJSON(stdout, report.CheckJSONOf(c, faults, res, cx, reproduce, written, elapsed)); err != nil {
-			return err
-		}
-	} else {
-		report.WriteCheck(stdout, p, c, res, cx, reproduce, written)
-		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, p.Dim(report.WallClock(res.Runs, elapsed, shrinkTime)))
+// write writes the counterexample as a scenario to out (--out path), if there is one, and
+// returns the path written; when no run broke property, stderr says there is nothing to write.
+func (found *checkFound) write(out *outFile, path, property string, stderr io.Writer) (string, error) {
+	switch {
+	case out == nil:
+		return "", nil
+	case found.cx == nil:
+		fmt.Fprintf(stderr, "electsim check: no run broke %s, so there is no counterexample; %s was not written\n", property, path)
+		return "", nil
 	}
-	if res.Failed > 0 {
-		return failedError{}
+	sc, err := found.cx.Scenario(strings.TrimSuffix(filepath.Base(path), ".scn"), found.reproduce)
+	if err != nil {
+		panic(err.Error()) // a bug: the guard reports it in one line
 	}
-	return nil
+	if _, err := io.WriteString(out, scenarios.Format(sc)); err != nil {
+		return "", fmt.Errorf("--out %s: %w", path, err)
+	}
+	if err := out.Commit(); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // unbounded is the empty scenario the run flags apply to, with no end of its own: a check's
