@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/memlimit"
 	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -85,7 +86,7 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, err
 		}
 	}
-	cfg.MaxMemory = memoryBudget()
+	cfg.MaxMemory = memlimit.Budget()
 	if err := f.fits(fs, cfg, sc); err != nil {
 		return cfg, err
 	}

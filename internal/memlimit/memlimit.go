@@ -1,4 +1,4 @@
-package main
+package memlimit
 
 import (
 	"bufio"
@@ -10,13 +10,13 @@ import (
 	"electsim/sim"
 )
 
-// memoryBudget returns the memory a run may hold here (sim.Config.MaxMemory): half of what this
+// Budget returns the memory a run may hold here (sim.Config.MaxMemory): half of what this
 // process may still have — the machine's memory, or less under a limit: a container's cgroup,
 // ulimit -d, or ulimit -v less the address space the Go runtime has reserved already (more
 // than a gigabyte, most of it never used). The other half is for what the engine does not
 // reckon: the garbage collector's slack, the runtime, the address space it reserves as the
 // heap grows. Where none of them can be read, sim.DefaultMaxMemory.
-func memoryBudget() int64 {
+func Budget() int64 {
 	space, data := rlimitMemory()
 	if space > 0 {
 		space = max(space-virtualSize(), 1) // under the limit already: the floor below
