@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
 
@@ -43,7 +44,7 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 		if err != nil {
 			return fmt.Errorf("the bundled scenario %s does not parse: %v", n, err)
 		}
-		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safe(sc.Title))
+		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safetext.EscapeLines(sc.Title))
 	}
 	return nil
 }

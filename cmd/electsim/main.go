@@ -54,23 +54,6 @@ func commands() []command {
 	}
 }
 
-// notBuilt is a command a later version brings: -h says so and exits 0; anything else exits 2.
-func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error {
-	return func(args []string, stdout, _ io.Writer, _ env) error {
-		for _, a := range args {
-			if a == "-h" || a == "--help" {
-				for _, c := range commands() {
-					if c.name == name {
-						fmt.Fprintf(stdout, "Usage: electsim %s %s\n\n%s; `electsim run` is built.\n", c.name, c.args, c.summary)
-					}
-				}
-				return nil
-			}
-		}
-		return usagef("%s is not built yet; `electsim run` is", what)
-	}
-}
-
 // version says which electsim this is: the module's version (or the commit it was built from)
 // and the Go that built it.
 func version() string {
@@ -222,36 +205,21 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		return exitOK
 	case errors.As(err, &mistakes):
 		for _, e := range mistakes.list {
-			fmt.Fprintln(stderr, safe(e.Error()))
+			fmt.Fprintln(stderr, safetext.EscapeLines(e.Error()))
 		}
-		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, human.Plural(mistakes.list.Count(), "mistake"), safe(mistakes.what))
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, human.Plural(mistakes.list.Count(), "mistake"), safetext.EscapeLines(mistakes.what))
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed
 	case errors.As(err, &reported):
 		return exitBadUsage
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "%s: %s\n", name, safe(usage.msg))
+		fmt.Fprintf(stderr, "%s: %s\n", name, safetext.EscapeLines(usage.msg))
 		return exitBadUsage
 	default:
-		fmt.Fprintf(stderr, "%s: %s\n", name, safe(err.Error()))
+		fmt.Fprintf(stderr, "%s: %s\n", name, safetext.EscapeLines(err.Error()))
 		return exitBadUsage
 	}
-}
-
-// safe writes out, line by line, what in s a terminal would act on — the escape sequences and
-// bidirectional controls that text from a file, or a file's name, could carry (see
-// safetext.Escape). Everything electsim prints that a file or its name supplied goes through
-// it; what electsim itself writes (the palette's colours, a progress line) does not.
-func safe(s string) string {
-	if !strings.Contains(s, "\n") {
-		return safetext.Escape(s)
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = safetext.Escape(l)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // mistakesError is the lines of a scenario that the flags of a run make wrong: each is printed

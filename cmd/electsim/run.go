@@ -69,10 +69,10 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
-			fmt.Fprintln(stderr, safe(e.Error()))
+			fmt.Fprintln(stderr, safetext.EscapeLines(e.Error()))
 		}
 		mistakes := human.Plural(list.Count(), "mistake")
-		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safe(arg))
+		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safetext.EscapeLines(arg))
 		return nil, reportedError{}
 	case err != nil:
 		return nil, usagef("%v", err)
