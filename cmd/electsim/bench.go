@@ -239,7 +239,12 @@ func measureChild(b *benchPlan, stdout, stderr io.Writer) error {
 	name, n, e := b.names[0], b.sizes[b.names[0]][0], b.engines[0]
 	o := bench.Options{MaxMessages: b.maxMessages}
 	if isTerminal(stderr) {
-		o.Progress = progressLine(stderr, name, n, e)
+		line := report.NewProgress(stderr, time.Now, 0)
+		o.Progress = func(virtual time.Duration, sent int64) {
+			line.Show(func(elapsed time.Duration) string {
+				return report.MeasureProgressText(name, n, e, virtual, sent, elapsed)
+			})
+		}
 	}
 	r, err := bench.Measure(name, n, b.seed, e, o)
 	if isTerminal(stderr) {
@@ -328,21 +333,6 @@ func interruptedBy(err error) (syscall.Signal, bool) {
 		return s, true
 	}
 	return 0, false
-}
-
-// progressLine returns a progress report that redraws one line on w.
-func progressLine(w io.Writer, name string, n int, e sim.Engine) func(time.Duration, int64) {
-	label := fmt.Sprintf("  %s · %s nodes · %s engine", name, human.Thousands(int64(n)), e)
-	start := time.Now()
-	var last time.Time
-	return func(virtual time.Duration, sent int64) {
-		if time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		fmt.Fprintf(w, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, human.Thousands(sent),
-			algo.FormatDuration(virtual), time.Since(start).Seconds())
-	}
 }
 
 // benchAlgorithms parses --algo.

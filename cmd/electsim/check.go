@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"electsim/algo"
 	"electsim/internal/human"
@@ -108,7 +107,7 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if !cf.json {
 		report.WriteCheckHeading(stdout, p, c, cf.faultSet, runs)
 	}
-	found := runCheck(c, runs, newProgressBar(stderr, getenv), reproduceCommand(fs, &rf, c.Base(), cf.faultSet, c.Property()))
+	found := runCheck(c, runs, newProgress(stderr, getenv), reproduceCommand(fs, &rf, c.Base(), cf.faultSet, c.Property()))
 	written, err := found.write(out, cf.out, c.Property(), stderr)
 	if err != nil {
 		return err
@@ -196,17 +195,15 @@ type checkFound struct {
 	elapsed, shrinking time.Duration
 }
 
-// runCheck runs check c, showing its progress on bar, and shrinks its first failure; repro is
-// the command that reproduces a run, less its seed.
-func runCheck(c *check.Check, runs int, bar *progressBar, repro string) checkFound {
+// runCheck runs check c, showing its progress (nil: not shown), and shrinks its first failure;
+// repro is the command that reproduces a run, less its seed.
+func runCheck(c *check.Check, runs int, progress *report.Progress, repro string) checkFound {
 	var found checkFound
 	start := time.Now()
 	found.res = c.Run(func(done, failed int) {
-		bar.show(func() string {
-			return fmt.Sprintf("%s %d/%d runs · %s", bar.bar(done, runs), done, runs, human.Plural(failed, "violation"))
-		})
+		progress.Show(func(time.Duration) string { return report.CheckProgressText(done, runs, failed) })
 	})
-	bar.clear()
+	progress.Hide()
 	found.elapsed = time.Since(start)
 	if len(found.res.Failures) > 0 {
 		start := time.Now()
@@ -281,38 +278,6 @@ func reproduceRun(repro string, seed uint64) string {
 	return fmt.Sprintf("%s --seed %d --runs 1", repro, seed)
 }
 
-// progressBar draws a progress line on stderr when it is a terminal, at most ten times a second.
-type progressBar struct {
-	w    io.Writer
-	on   bool
-	last time.Time
-}
-
-func newProgressBar(stderr io.Writer, getenv env) *progressBar {
-	f, ok := fileOf(stderr)
-	return &progressBar{w: stderr, on: ok && term.IsTerminal(int(f.Fd())) && getenv("TERM") != "dumb"}
-}
-
-func (b *progressBar) show(line func() string) {
-	if !b.on || time.Since(b.last) < 100*time.Millisecond {
-		return
-	}
-	b.last = time.Now()
-	fmt.Fprintf(b.w, "\r\x1b[K%s", line())
-}
-
-func (b *progressBar) bar(done, total int) string {
-	const width = 30
-	full := width * done / max(total, 1)
-	return "[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "]"
-}
-
-func (b *progressBar) clear() {
-	if b.on && !b.last.IsZero() {
-		fmt.Fprint(b.w, "\r\x1b[K")
-	}
-}
-
 // --- the matrix -----------------------------------------------------------------------------
 
 func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, stdout, stderr io.Writer, getenv env) error {
@@ -335,15 +300,13 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 		return usagef("--nodes %d: the matrix has rows for lease, which needs at least 3 nodes (4 for two candidates); expected --nodes 4 or more", len(cfg.IDs))
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
-	bar := newProgressBar(stderr, getenv)
+	progress := newProgress(stderr, getenv)
 	cells := len(check.Rows()) * len(check.Columns())
 	start := time.Now()
 	m, err := check.MeasureMatrix(check.MatrixOptions{Base: cfg, Runs: runs, Progress: func(cell, cells, done int) {
-		bar.show(func() string {
-			return fmt.Sprintf("%s cell %d/%d · %d/%d runs", bar.bar(cell*runs+done, cells*runs), cell+1, cells, done, runs)
-		})
+		progress.Show(func(time.Duration) string { return report.MatrixProgressText(cell, cells, done, runs) })
 	}})
-	bar.clear()
+	progress.Hide()
 	if err != nil {
 		if fs.Changed("run") {
 			return usagef("--run %s: %v", rf.runFor, err)

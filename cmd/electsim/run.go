@@ -163,13 +163,13 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 				return false // too much to draw: the run stops here, and says so
 			}
 			if prog != nil {
-				prog.update(s.Now(), s.Steps())
+				prog.Update(s.Now(), s.Steps())
 			}
 			return true
 		}
 	}
 	sum, results, stopped := scenarios.PlaySteps(s, sc.Expects, step)
-	prog.hide()
+	prog.Hide()
 	if stopped {
 		out.flushTimeline()
 		return usagef("%s", dg.overflow(s.Now(), cfg.RunFor))
