@@ -19,6 +19,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/internal/interrupt"
 	"electsim/report"
 	"electsim/report/diagram"
 	"electsim/sim"
@@ -164,8 +165,8 @@ func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	// Interrupted, bench kills the child measuring and removes the plot in progress.
-	cl := &cleanup{}
-	stop := cl.onInterrupt()
+	cl := &interrupt.Cleanup{}
+	stop := cl.Watch()
 	defer stop()
 	var plot *outFile
 	if fs.Changed("svg") {
@@ -203,7 +204,7 @@ func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 
 // measureAll measures every election of plan b, each in a child process, and — unless asJSON —
 // prints each algorithm's table as its runs are done.
-func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p palette, cl *cleanup) ([]bench.Result, error) {
+func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p palette, cl *interrupt.Cleanup) ([]bench.Result, error) {
 	var results []bench.Result
 	if !asJSON {
 		report.WriteBenchHeading(stdout, p)
@@ -282,7 +283,7 @@ const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 // interrupted (cl), and, on Linux, at once if bench dies any other way, even by SIGKILL (see
 // childDies). A child ended by an interrupt — ctrl+c reaches it with bench — ends bench as
 // the interrupt would.
-func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *cleanup) (bench.Result, error) {
+func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %v", err)
@@ -301,11 +302,11 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 	if err := cmd.Start(); err != nil {
 		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, human.Thousands(int64(n)), e, err)
 	}
-	cl.addChild(cmd.Process)
+	cl.AddChild(cmd.Process)
 	err = cmd.Wait()
-	cl.forgetChild(cmd.Process)
+	cl.ForgetChild(cmd.Process)
 	if s, ok := interruptedBy(err); ok {
-		cl.exit(s)
+		cl.Exit(s)
 	}
 	if err != nil {
 		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, human.Thousands(int64(n)), e, err)

@@ -12,6 +12,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/internal/interrupt"
 	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -94,8 +95,8 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 		if cf.out == "-" {
 			return usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
 		}
-		temp := &cleanup{}
-		stop := temp.onInterrupt()
+		temp := &interrupt.Cleanup{}
+		stop := temp.Watch()
 		defer stop()
 		if out, err = createOut("--out", cf.out, temp); err != nil {
 			return err

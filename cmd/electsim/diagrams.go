@@ -12,6 +12,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
+	"electsim/internal/interrupt"
 	"electsim/report"
 	"electsim/report/diagram"
 	"electsim/scenarios"
@@ -234,7 +235,7 @@ func (dg *diagrams) writesFiles() bool {
 
 // create opens the files, so that a path that cannot be written fails before the run. When
 // one fails, the others are removed.
-func (dg *diagrams) create(temp *cleanup) error {
+func (dg *diagrams) create(temp *interrupt.Cleanup) error {
 	if dg == nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/goldenfile"
+	"electsim/internal/interrupt"
 	"electsim/scenarios"
 )
 
@@ -524,7 +525,7 @@ func TestFlagsOverExpectations(t *testing.T) {
 func TestOutFileRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "t.jsonl")
-	temp := &cleanup{}
+	temp := &interrupt.Cleanup{}
 	o, err := createOut("--trace", dest, temp)
 	if err != nil {
 		t.Fatal(err)

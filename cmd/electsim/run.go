@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/internal/human"
+	"electsim/internal/interrupt"
 	"electsim/internal/safetext"
 	"electsim/report"
 	"electsim/scenarios"
@@ -134,9 +135,9 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	showTimeline := !of.json && !of.quiet && of.trace != "-" && dg.toStdout() == ""
 	cfg.Trace = showTimeline || of.trace != "" || dg != nil
 
-	temp := &cleanup{}
+	temp := &interrupt.Cleanup{}
 	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() {
-		stop := temp.onInterrupt()
+		stop := temp.Watch()
 		defer stop()
 	}
 	out := &runOutput{diagrams: dg}
@@ -237,7 +238,7 @@ type runOutput struct {
 
 // open opens the trace (when asked for: to stdout, or to the file path) and the diagrams'
 // files, so that a path that cannot be written fails before the run.
-func (o *runOutput) open(trace bool, path string, stdout io.Writer, temp *cleanup) error {
+func (o *runOutput) open(trace bool, path string, stdout io.Writer, temp *interrupt.Cleanup) error {
 	switch {
 	case !trace:
 	case path == "-":
