@@ -286,7 +286,7 @@ const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %v", err)
+		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %w", err)
 	}
 	cmd := exec.Command(exe, "bench", "--algo", name, "--nodes", strconv.Itoa(n), "--engine", e.String(),
 		"--seed", strconv.FormatUint(seed, 10), "--max-messages", strconv.FormatInt(maxMsgs, 10))
@@ -300,7 +300,7 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := cmd.Start(); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, human.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %w", name, human.Thousands(int64(n)), e, err)
 	}
 	cl.AddChild(cmd.Process)
 	err = cmd.Wait()
@@ -309,11 +309,11 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 		cl.Exit(s)
 	}
 	if err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, human.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %w", name, human.Thousands(int64(n)), e, err)
 	}
 	var r bench.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, human.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %w", name, human.Thousands(int64(n)), e, err)
 	}
 	return r, nil
 }

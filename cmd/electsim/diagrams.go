@@ -302,11 +302,11 @@ func (dg *diagrams) write(stdout io.Writer) error {
 			w = f.out
 		}
 		if err := f.write(w, dg.gather.Records(), dg.opts); err != nil {
-			return fmt.Errorf("%s %s: %v", f.flag, f.path, unwrapPath(err))
+			return fmt.Errorf("%s %s: %w", f.flag, f.path, unwrapPath(err))
 		}
 		if f.out != nil {
 			if err := f.out.Commit(); err != nil {
-				return fmt.Errorf("%s %s: %v", f.flag, f.path, err)
+				return fmt.Errorf("%s %s: %w", f.flag, f.path, err)
 			}
 		}
 	}

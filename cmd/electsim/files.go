@@ -47,7 +47,7 @@ func (o *outFile) Commit() error {
 		if dest == "" {
 			dest = o.Name()
 		}
-		return fmt.Errorf("writing %s: %v", dest, err)
+		return fmt.Errorf("writing %s: %w", dest, err)
 	}
 	return nil
 }

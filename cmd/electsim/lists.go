@@ -42,7 +42,7 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 	for _, n := range names {
 		sc, err := scenarios.LoadBundled(n)
 		if err != nil {
-			return fmt.Errorf("the bundled scenario %s does not parse: %v", n, err)
+			return fmt.Errorf("the bundled scenario %s does not parse: %w", n, err)
 		}
 		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safetext.EscapeLines(sc.Title))
 	}
