@@ -13,7 +13,6 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/internal/interrupt"
-	"electsim/report"
 	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -56,7 +55,7 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 		name  string
 		path  string
 		write func(io.Writer, []sim.Record, diagram.Options) error
-	}{{"svg", d.svg, diagram.SVG}, {"mermaid", d.mermaid, mermaid(d.mermaid)}, {"shiviz", d.shiviz, diagram.ShiViz}} {
+	}{{"svg", d.svg, diagram.SVG}, {"mermaid", d.mermaid, mermaidFor(d.mermaid)}, {"shiviz", d.shiviz, diagram.ShiViz}} {
 		if !fs.Changed(f.name) {
 			continue
 		}
@@ -93,75 +92,35 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 			}
 		}
 	}
-	o := &dg.opts
-	o.IDs, o.Algorithm = cfg.IDs, cfg.Algorithm
-	o.Title = sc.Title
-	if o.Title == "" {
-		o.Title = "electsim · " + cfg.Algorithm.Name
-	}
-	o.Caption = report.Setup(cfg)
-	if sc.Name != "" {
-		o.Caption = sc.Name + " · " + o.Caption
-	}
+	var from, to time.Duration
+	var kinds []string
 	if fs.Changed("from") {
 		t, err := parseWhen("--from", d.from, cfg.RunFor)
 		if err != nil {
 			return nil, err
 		}
-		o.From = t
+		from = t
 	}
 	if fs.Changed("to") {
 		t, err := parseWhen("--to", d.to, cfg.RunFor)
 		switch {
 		case err != nil:
 			return nil, err
-		case t <= o.From:
-			return nil, usagef("--to %s: the window must end after it begins (--from %s); give a later time", d.to, algo.FormatDuration(o.From))
+		case t <= from:
+			return nil, usagef("--to %s: the window must end after it begins (--from %s); give a later time", d.to, algo.FormatDuration(from))
 		}
-		o.To = t
-	}
-	if o.From > 0 || o.To > 0 {
-		to := o.To
-		if to == 0 {
-			to = cfg.RunFor
-		}
-		o.Caption += fmt.Sprintf(" · shown %s–%s", algo.FormatDuration(o.From), algo.FormatDuration(to))
+		to = t
 	}
 	if fs.Changed("kinds") {
-		kinds, err := parseKinds(d.kinds, cfg.Algorithm)
+		k, err := parseKinds(d.kinds, cfg.Algorithm)
 		if err != nil {
 			return nil, err
 		}
-		o.Kinds = kinds
+		kinds = k
 	}
-	var hidden []string
-	for _, k := range cfg.Algorithm.Kinds {
-		if !o.ShowsKind(k) {
-			hidden = append(hidden, k)
-		}
-	}
-	if len(hidden) > 0 {
-		o.Caption += " · not shown: " + strings.Join(hidden, ", ")
-	}
-	dg.gather = diagram.NewGatherer(*o)
+	dg.opts = diagram.ForRun(cfg, sc.Title, sc.Name, from, to, kinds)
+	dg.gather = diagram.NewGatherer(dg.opts)
 	return dg, nil
-}
-
-// mermaid writes a Mermaid diagram; into a Markdown file (FILE.md), as a ```mermaid block.
-func mermaid(path string) func(io.Writer, []sim.Record, diagram.Options) error {
-	if !strings.EqualFold(filepath.Ext(path), ".md") {
-		return diagram.Mermaid
-	}
-	return func(w io.Writer, recs []sim.Record, o diagram.Options) error {
-		var b strings.Builder
-		b.WriteString("```mermaid\n")
-		if err := diagram.Mermaid(&b, recs, o); err != nil {
-			return err
-		}
-		b.WriteString("```\n")
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
 }
 
 // parseWhen reads a virtual time within the run.
@@ -205,6 +164,15 @@ func parseKinds(s string, a *algo.Info) ([]string, error) {
 		}
 	}
 	return kinds, nil
+}
+
+// mermaidFor is how a Mermaid diagram is written to path: into a Markdown file (FILE.md), as a
+// ```mermaid block.
+func mermaidFor(path string) func(io.Writer, []sim.Record, diagram.Options) error {
+	if strings.EqualFold(filepath.Ext(path), ".md") {
+		return diagram.MermaidMarkdown
+	}
+	return diagram.Mermaid
 }
 
 // toStdout reports whether a diagram goes to stdout.
