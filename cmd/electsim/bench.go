@@ -204,7 +204,7 @@ func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 
 // measureAll measures every election of plan b, each in a child process, and — unless asJSON —
 // prints each algorithm's table as its runs are done.
-func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p palette, cl *interrupt.Cleanup) ([]bench.Result, error) {
+func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p report.Palette, cl *interrupt.Cleanup) ([]bench.Result, error) {
 	var results []bench.Result
 	if !asJSON {
 		report.WriteBenchHeading(stdout, p)
@@ -260,7 +260,7 @@ func measureChild(b *benchPlan, stdout, stderr io.Writer) error {
 
 // benchVerdict says which counts differ from their theory, if any — after the table, or on
 // stderr after the JSON — and then returns failedError (exit 1).
-func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) error {
+func benchVerdict(w io.Writer, p report.Palette, results []bench.Result, asJSON bool) error {
 	misses := report.BenchMisses(results)
 	switch {
 	case len(misses) == 0:

@@ -315,7 +315,7 @@ func (o *runOutput) finish(path string, stdout io.Writer) error {
 // printRun prints what a finished run shows on stdout — its JSON, or its summary and verdicts,
 // unless stdout carries the trace or a diagram alone — and returns how it ended: a run that
 // stopped early is an error (exit 2), a failed expectation a failure (exit 1).
-func printRun(stdout io.Writer, p palette, of *outputFlags, timeline, diagram bool, sc *scenarios.Scenario, sum sim.Summary, results []scenarios.Result) error {
+func printRun(stdout io.Writer, p report.Palette, of *outputFlags, timeline, diagram bool, sc *scenarios.Scenario, sum sim.Summary, results []scenarios.Result) error {
 	verdicts := report.Judge(sum, results)
 	switch {
 	case of.json:
@@ -342,4 +342,11 @@ func printRun(stdout io.Writer, p palette, of *outputFlags, timeline, diagram bo
 		return failedError{}
 	}
 	return nil
+}
+
+// haltedError is the error of a run that stopped before its end, printed once its report is
+// out (exit 2): the run asked for did not happen. It says why, and where the action that
+// could not happen came from (report.Halted).
+func haltedError(sc *scenarios.Scenario, sum sim.Summary) error {
+	return usagef("%s", report.Halted(sc, sum))
 }
