@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -278,11 +276,9 @@ func benchVerdict(w io.Writer, p report.Palette, results []bench.Result, asJSON 
 // in memory — the Go runtime keeps freed memory for a while — does not count in the next.
 const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 
-// measureAlone measures one election in a child process with GOMAXPROCS procs. Progress, on a
-// terminal, is the child's to draw on stderr. The child dies with bench: killed if bench is
-// interrupted (cl), and, on Linux, at once if bench dies any other way, even by SIGKILL (see
-// childDies). A child ended by an interrupt — ctrl+c reaches it with bench — ends bench as
-// the interrupt would.
+// measureAlone measures one election in a child process with GOMAXPROCS procs, which dies
+// with bench (see interrupt.Cleanup.Run). Progress, on a terminal, is the child's to draw on
+// stderr.
 func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -294,46 +290,18 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 	cmd.Stderr = stderr
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	cmd.SysProcAttr = childDies()
-	// The parent-death signal is tied to the thread that starts the child: that thread must
-	// live as long as the child does.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cmd.Start(); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %w", name, human.Thousands(int64(n)), e, err)
-	}
-	cl.AddChild(cmd.Process)
-	err = cmd.Wait()
-	cl.ForgetChild(cmd.Process)
-	if s, ok := interruptedBy(err); ok {
-		cl.Exit(s)
-	}
-	if err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %w", name, human.Thousands(int64(n)), e, err)
+	what := fmt.Sprintf("measuring %s among %s nodes on the %s engine", name, human.Thousands(int64(n)), e)
+	switch err := cl.Run(cmd); {
+	case err != nil && cmd.Process == nil:
+		return bench.Result{}, fmt.Errorf("%s: cannot start: %w", what, err)
+	case err != nil:
+		return bench.Result{}, fmt.Errorf("%s failed: %w", what, err)
 	}
 	var r bench.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %w", name, human.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("%s: unreadable result: %w", what, err)
 	}
 	return r, nil
-}
-
-// interruptedBy reports whether a child's error says it was ended by an interrupt, a
-// termination or a hang-up, and which.
-func interruptedBy(err error) (syscall.Signal, bool) {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return 0, false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() {
-		return 0, false
-	}
-	switch s := ws.Signal(); s {
-	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
-		return s, true
-	}
-	return 0, false
 }
 
 // benchAlgorithms parses --algo.

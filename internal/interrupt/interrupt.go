@@ -5,9 +5,12 @@
 package interrupt
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
 
@@ -105,4 +108,44 @@ func (c *Cleanup) Watch() (stop func()) {
 		signal.Stop(sig)
 		close(done)
 	}
+}
+
+// Run runs cmd to its end as a child that dies with this process: killed if this process is
+// interrupted (see Watch), and, on Linux, at once if it dies any other way, even by SIGKILL
+// (see childDies). A child ended by an interrupt, a termination or a hang-up — ctrl+c reaches
+// it with this process — ends this process as the signal would (see Exit).
+func (c *Cleanup) Run(cmd *exec.Cmd) error {
+	cmd.SysProcAttr = childDies()
+	// The parent-death signal is tied to the thread that starts the child: that thread must
+	// live as long as the child does.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	c.AddChild(cmd.Process)
+	err := cmd.Wait()
+	c.ForgetChild(cmd.Process)
+	if s, ok := interruptedBy(err); ok {
+		c.Exit(s)
+	}
+	return err
+}
+
+// interruptedBy reports whether a child's error says it was ended by an interrupt, a
+// termination or a hang-up, and which.
+func interruptedBy(err error) (syscall.Signal, bool) {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 0, false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return 0, false
+	}
+	switch s := ws.Signal(); s {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
+		return s, true
+	}
+	return 0, false
 }
