@@ -145,7 +145,7 @@ func (f *checkFlags) runCount(fs *pflag.FlagSet) (int, error) {
 // property, the faults (kept in f.faultSet) — and warns on stderr of the timing assumptions
 // its runs break.
 func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr io.Writer) (*check.Check, error) {
-	cfg, err := rf.apply(fs, unbounded())
+	cfg, err := checkBase(fs, rf)
 	if err != nil {
 		return nil, err
 	}
@@ -162,12 +162,6 @@ func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr i
 	if f.faultSet, err = check.ParseFaults(f.faults); err != nil {
 		return nil, usagef("--faults %s: %v", f.faults, err)
 	}
-	if !fs.Changed("run") {
-		cfg.RunFor = 0 // the check's own default: the fault window and the settle time
-	}
-	if !fs.Changed("engine") {
-		cfg.Engine = sim.Inline
-	}
 	c, err := check.New(check.Options{Base: cfg, Faults: f.faultSet, Property: property, Runs: runs})
 	if err != nil {
 		if fs.Changed("run") {
@@ -181,9 +175,7 @@ func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr i
 				text, algo.FormatDuration(a.At), human.Seconds(c.RunFor()))
 		}
 	}
-	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
-	}
+	printWarnings(stderr, cfg.Warnings(), nil)
 	return c, nil
 }
 
@@ -239,12 +231,20 @@ func (found *checkFound) write(out *outFile, path, property string, stderr io.Wr
 	return path, nil
 }
 
-// unbounded is the empty scenario the run flags apply to, with no end of its own: a check's
-// runs are as long as the fault window and the settle time (checked once they are known).
-func unbounded() *scenarios.Scenario {
-	sc := scenarios.New("")
-	sc.RunFor = algo.MaxDuration
-	return sc
+// checkBase is the run every schedule of a check is added to: the run flags applied to an
+// empty run, on the inline engine unless --engine says otherwise. Its length is --run, else
+// the check's own: the fault window and the settle time.
+func checkBase(fs *pflag.FlagSet, rf *runFlags) (sim.Config, error) {
+	unbounded := scenarios.New("")
+	unbounded.RunFor = algo.MaxDuration // the runs' length is checked once it is known
+	cfg, err := rf.apply(fs, unbounded)
+	if !fs.Changed("run") {
+		cfg.RunFor = 0
+	}
+	if !fs.Changed("engine") {
+		cfg.Engine = sim.Inline
+	}
+	return cfg, err
 }
 
 // reproduceCommand is the command line that runs the failing run again — one run, with the
@@ -260,11 +260,7 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 	if property != sim.AtMostOneLeader {
 		parts = append(parts, "--property "+property)
 	}
-	for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
-		if fs.Changed(flag.name) {
-			parts = append(parts, "--"+flag.name+" "+flag.value)
-		}
-	}
+	parts = append(parts, rf.setupFlags(fs)...)
 	for _, kv := range rf.sets {
 		parts = append(parts, "--set "+kv)
 	}
@@ -272,6 +268,17 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 		parts = append(parts, "--at '"+at+"'")
 	}
 	return strings.Join(parts, " ")
+}
+
+// setupFlags are the network's flags and --run as given, for a command that reproduces a run.
+func (rf *runFlags) setupFlags(fs *pflag.FlagSet) []string {
+	var parts []string
+	for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
+		if fs.Changed(flag.name) {
+			parts = append(parts, "--"+flag.name+" "+flag.value)
+		}
+	}
+	return parts
 }
 
 // reproduceRun is reproduce with the seed of one run and --runs 1.
@@ -287,15 +294,9 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 			return usagef("--matrix checks every algorithm under every fault class, each with its property: leave out --%s (or leave out --matrix to check one)", name)
 		}
 	}
-	cfg, err := rf.apply(fs, unbounded())
+	cfg, err := checkBase(fs, rf)
 	if err != nil {
 		return err
-	}
-	if !fs.Changed("run") {
-		cfg.RunFor = 0
-	}
-	if !fs.Changed("engine") {
-		cfg.Engine = sim.Inline
 	}
 	if len(cfg.IDs) < 3 {
 		return usagef("--nodes %d: the matrix has rows for lease, which needs at least 3 nodes (4 for two candidates); expected --nodes 4 or more", len(cfg.IDs))
@@ -353,11 +354,7 @@ func matrixCommands(fs *pflag.FlagSet, rf *runFlags, m *check.Matrix) [][]string
 			for _, s := range row.Params {
 				parts = append(parts, "--set "+s.Key+"="+s.Value)
 			}
-			for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
-				if fs.Changed(flag.name) {
-					parts = append(parts, "--"+flag.name+" "+flag.value)
-				}
-			}
+			parts = append(parts, rf.setupFlags(fs)...)
 			out[r][col] = reproduceRun(strings.Join(parts, " "), cell.Failure.Seed)
 		}
 	}

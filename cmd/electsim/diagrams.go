@@ -175,12 +175,9 @@ func mermaidFor(path string) func(io.Writer, []sim.Record, diagram.Options) erro
 	return diagram.Mermaid
 }
 
-// toStdout reports whether a diagram goes to stdout.
+// toStdout returns the flag of the diagram that goes to stdout, if one does.
 func (dg *diagrams) toStdout() string {
-	if dg == nil {
-		return ""
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		if f.path == "-" {
 			return f.flag
 		}
@@ -190,24 +187,21 @@ func (dg *diagrams) toStdout() string {
 
 // writesFiles reports whether a diagram goes to a file.
 func (dg *diagrams) writesFiles() bool {
+	return slices.ContainsFunc(dg.list(), func(f *diagramFile) bool { return f.path != "-" })
+}
+
+// list is the diagrams to write; none when dg is nil.
+func (dg *diagrams) list() []*diagramFile {
 	if dg == nil {
-		return false
+		return nil
 	}
-	for _, f := range dg.files {
-		if f.path != "-" {
-			return true
-		}
-	}
-	return false
+	return dg.files
 }
 
 // create opens the files, so that a path that cannot be written fails before the run. When
 // one fails, the others are removed.
 func (dg *diagrams) create(temp *interrupt.Cleanup) error {
-	if dg == nil {
-		return nil
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		if f.path == "-" {
 			continue
 		}
@@ -223,28 +217,20 @@ func (dg *diagrams) create(temp *interrupt.Cleanup) error {
 
 // abort discards the files not yet committed.
 func (dg *diagrams) abort() {
-	if dg == nil {
-		return
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		if f.out != nil {
 			f.out.Abort()
 		}
 	}
 }
 
-// maxDiagramRecords bounds the trace records a run keeps for its diagrams: far more than a
-// diagram anyone can read (a few thousand arrows), and what drawing them takes stays within a
-// few hundred megabytes (docs/teaching.md).
-const maxDiagramRecords = 200_000
-
 // add keeps what the diagrams need of one step's records (see diagram.Gatherer). It returns
-// false once they hold more than maxDiagramRecords: the run should stop there (see overflow).
+// false once they hold more than they may: the run should stop there (see overflow).
 func (dg *diagrams) add(recs []sim.Record) bool {
 	for i := range recs {
 		dg.gather.Add(&recs[i])
 	}
-	return dg.gather.Len() <= maxDiagramRecords
+	return !dg.gather.Full()
 }
 
 // overflow says why the run stopped at virtual time at, of runFor: its diagrams would hold more
@@ -256,15 +242,12 @@ func (dg *diagrams) overflow(at, runFor time.Duration) string {
 	}
 	return fmt.Sprintf("%s: the diagram would draw more than %s trace records — that many by %s of virtual time, of the %s asked for: too many to draw, or to read; "+
 		"draw a part of the run (--from and --to) or fewer message kinds (--kinds)",
-		strings.Join(flags, ", "), human.Thousands(maxDiagramRecords), human.Brief(at), algo.FormatDuration(runFor))
+		strings.Join(flags, ", "), human.Thousands(diagram.MaxRecords), human.Brief(at), algo.FormatDuration(runFor))
 }
 
 // write draws every diagram, each whole into its file.
 func (dg *diagrams) write(stdout io.Writer) error {
-	if dg == nil {
-		return nil
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		w := stdout
 		if f.out != nil {
 			w = f.out

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"slices"
@@ -66,8 +65,6 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
-
-var _ io.Writer = (*outFile)(nil)
 
 // distinctOutputs checks that no two outputs (flag → path; "" and "-" are not files) name one
 // file, and that none is the scenario being run (scenario; "" for none or a bundled one).

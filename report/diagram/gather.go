@@ -109,3 +109,11 @@ func (g *Gatherer) Records() []sim.Record { return g.recs }
 
 // Len is how many records are kept.
 func (g *Gatherer) Len() int { return len(g.recs) }
+
+// MaxRecords bounds the records kept for a run's diagrams: far more than a diagram anyone can
+// read (a few thousand arrows), while drawing them stays within a few hundred megabytes
+// (docs/teaching.md).
+const MaxRecords = 200_000
+
+// Full reports whether more than MaxRecords records are kept: the run should stop there.
+func (g *Gatherer) Full() bool { return len(g.recs) > MaxRecords }
