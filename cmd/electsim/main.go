@@ -198,7 +198,6 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	}
 	var failed failedError
 	var usage *usageError
-	var reported reportedError
 	var mistakes mistakesError
 	switch {
 	case err == nil:
@@ -211,8 +210,6 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed
-	case errors.As(err, &reported):
-		return exitBadUsage
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "%s: %s\n", name, safetext.EscapeLines(usage.msg))
 		return exitBadUsage
@@ -222,8 +219,8 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	}
 }
 
-// mistakesError is the lines of a scenario that the flags of a run make wrong: each is printed
-// at its position, then how many there are in what.
+// mistakesError is the mistakes of a scenario — in the file, or its lines that the flags of a
+// run make wrong: each is printed at its position, then how many there are in what.
 type mistakesError struct {
 	list scenarios.ErrorList
 	what string // "bully-partition with --nodes 3"

@@ -449,6 +449,22 @@ func TestScenarioMistakesGolden(t *testing.T) {
 	goldenfile.Check(t, "mistakes.golden", errOut)
 }
 
+// The line that counts a scenario's mistakes names the command as every error does: bare
+// electsim said "electsim electsim:".
+func TestScenarioMistakesNameTheCommand(t *testing.T) {
+	for _, tt := range []struct{ args []string }{{[]string{"run"}}, {[]string{"--seed", "3"}}} {
+		code, _, errOut := call(append(tt.args, "testdata/mistakes.scn")...)
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		want := "electsim: 14 mistakes in testdata/mistakes.scn; nothing ran"
+		if tt.args[0] == "run" {
+			want = "electsim run: 14 mistakes in testdata/mistakes.scn; nothing ran"
+		}
+		if code != 2 || lines[len(lines)-1] != want {
+			t.Errorf("%v: exit %d, last line %q, want %q", tt.args, code, lines[len(lines)-1], want)
+		}
+	}
+}
+
 // A failing expectation: the run completes, the verdict shows ✗ with what was seen, and the
 // exit code is 1 — in the human report and in --json. Flags override the file; --at adds.
 func TestExpectationFailsExitOne(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"electsim/internal/human"
 	"electsim/internal/interrupt"
 	"electsim/internal/safetext"
 	"electsim/report"
@@ -58,23 +57,13 @@ func demoCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	return headless("electsim", scenarios.DefaultDemo, args, stdout, stderr, getenv)
 }
 
-// reportedError is a failure already reported on stderr, line by line.
-type reportedError struct{}
-
-func (reportedError) Error() string { return "reported" }
-
-// loadScenario loads the scenario arg names, reporting every mistake in it on stderr.
-func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error) {
+// loadScenario loads the scenario arg names; its mistakes are an error that lists them all.
+func loadScenario(arg string) (*scenarios.Scenario, error) {
 	sc, err := scenarios.Load(arg)
 	var list scenarios.ErrorList
 	switch {
 	case errors.As(err, &list):
-		for _, e := range list {
-			fmt.Fprintln(stderr, safetext.EscapeLines(e.Error()))
-		}
-		mistakes := human.Plural(list.Count(), "mistake")
-		fmt.Fprintf(stderr, "electsim %s: %s in %s; nothing ran\n", cmd, mistakes, safetext.EscapeLines(arg))
-		return nil, reportedError{}
+		return nil, mistakesError{list: list, what: arg}
 	case err != nil:
 		return nil, usagef("%v", err)
 	}
@@ -86,13 +75,13 @@ func loadScenario(cmd, arg string, stderr io.Writer) (*scenarios.Scenario, error
 // make into the run they describe (runFlags.apply). The flags that describe a run say what runs
 // — which algorithm, on which nodes — rather than tune it: the demo, a Bully scenario written
 // for nodes 1..5, would not fit them.
-func scenarioFor(cmd, demo string, fs *pflag.FlagSet, stderr io.Writer) (*scenarios.Scenario, error) {
+func scenarioFor(demo string, fs *pflag.FlagSet) (*scenarios.Scenario, error) {
 	describesRun := []string{"algo", "nodes", "ids"}
 	switch {
 	case fs.NArg() > 1:
 		return nil, usagef("one scenario at a time, got %q", fs.Args())
 	case fs.NArg() == 1:
-		return loadScenario(cmd, fs.Arg(0), stderr)
+		return loadScenario(fs.Arg(0))
 	case demo != "" && !slices.ContainsFunc(describesRun, fs.Changed):
 		return scenarios.LoadBundled(demo)
 	}
@@ -112,7 +101,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	if help, err := parseFlags(fs, args, stdout, headlessUsage(cmd, demo, fs)); help || err != nil {
 		return err
 	}
-	sc, err := scenarioFor(cmd, demo, fs, stderr)
+	sc, err := scenarioFor(demo, fs)
 	if err != nil {
 		return err
 	}
