@@ -209,29 +209,6 @@ func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
 // mmID is a node's participant id.
 func mmID(id algo.ID) string { return "n" + strconv.Itoa(int(id)) }
 
-// mmSpan is the participants a note over nodes spans: from the first of them to the last, in
-// ring order.
-func mmSpan(nodes, ring []algo.ID) string {
-	first, last := -1, -1
-	for i, id := range ring {
-		for _, n := range nodes {
-			if n == id {
-				if first < 0 {
-					first = i
-				}
-				last = i
-			}
-		}
-	}
-	switch {
-	case first < 0:
-		return ""
-	case first == last:
-		return mmID(ring[first])
-	}
-	return mmID(ring[first]) + "," + mmID(ring[last])
-}
-
 // mmWrap escapes s and breaks it into lines of about width characters with <br/>.
 func mmWrap(s string, width int) string {
 	lines := wrapText(s, width)
