@@ -104,10 +104,26 @@ func keyOf(m algo.Message) msgKey {
 // newView selects what a diagram shows (see Options).
 func newView(recs []sim.Record, o *Options) *dgView {
 	v := &dgView{recs: recs, o: o, start: map[algo.ID]sim.Record{}}
+	byRec, seen := v.pair()
+	if o.IDs != nil {
+		v.ids = o.IDs
+	} else {
+		for id := range seen {
+			v.ids = append(v.ids, id)
+		}
+		slices.Sort(v.ids)
+	}
+	v.choose(byRec)
+	return v
+}
+
+// pair pairs each shown message's send with the record that ended it, by record index, and
+// notes where the nodes and the network stand at From; it returns the pairs and the nodes the
+// records name.
+func (v *dgView) pair() (byRec map[int]*dgMsg, seen map[algo.ID]bool) {
+	recs, o := v.recs, v.o
 	pending := map[msgKey][]*dgMsg{}
-	byRec := make(map[int]*dgMsg)
-	seen := map[algo.ID]bool{}
-	var partition *sim.Action
+	byRec, seen = map[int]*dgMsg{}, map[algo.ID]bool{}
 	for i := range recs {
 		r := &recs[i]
 		for _, id := range recordNodes(r) {
@@ -146,24 +162,20 @@ func newView(recs []sim.Record, o *Options) *dgView {
 			if r.At < o.From {
 				switch {
 				case r.Action.Op == sim.Partition:
-					partition = r.Action
+					v.partition = r.Action
 				case r.Action.Op == sim.Heal && r.Action.Link == nil:
-					partition = nil
+					v.partition = nil
 				}
 			}
 		}
 	}
-	v.partition = partition
-	if o.IDs != nil {
-		v.ids = o.IDs
-	} else {
-		for id := range seen {
-			v.ids = append(v.ids, id)
-		}
-		slices.Sort(v.ids)
-	}
+	return byRec, seen
+}
 
-	// Which steps show a state change or a shown send: their timers are shown too.
+// choose picks the records shown, in trace order, and the messages, in the order they were
+// sent. A timer is shown when its step shows a state change or a shown send, or it has a note.
+func (v *dgView) choose(byRec map[int]*dgMsg) {
+	recs, o := v.recs, v.o
 	busy := map[int]bool{}
 	for i := range recs {
 		r := &recs[i]
@@ -197,7 +209,6 @@ func newView(recs []sim.Record, o *Options) *dgView {
 			v.items = append(v.items, dgItem{i: i, msg: m})
 		}
 	}
-	return v
 }
 
 // pickSend returns which of n pending sends of one link and content an arrival at time at

@@ -30,180 +30,218 @@ import (
 // narration cannot break the diagram. o.Caption, if any, is a %% comment. A window that starts
 // after 0 (o.From) opens with a note saying where every node stands then.
 func Mermaid(w io.Writer, recs []sim.Record, o Options) error {
-	v := newView(recs, &o)
-	b := bufio.NewWriter(w)
-	b.WriteString("sequenceDiagram\n")
-	if o.Title != "" {
-		fmt.Fprintf(b, "    title %s\n", mmEsc(o.Title))
+	m := newMermaidWriter(w, recs, &o)
+	m.header()
+	if o.From > 0 && m.all != "" {
+		m.where() // the window starts mid-run: say where every node stands
 	}
-	if o.Caption != "" {
-		fmt.Fprintf(b, "    %%%% %s\n", strings.ReplaceAll(clean(o.Caption), "%%", "%"))
+	if m.v.partition != nil && m.all != "" {
+		m.openRect(m.v.partition)
 	}
-	for _, id := range v.ids {
-		fmt.Fprintf(b, "    participant %s as %d\n", mmID(id), id)
-	}
-	all := ""
-	if len(v.ids) > 0 {
-		all = mmID(v.ids[0])
-		if len(v.ids) > 1 {
-			all += "," + mmID(v.ids[len(v.ids)-1])
-		}
-	}
-	known := map[algo.ID]bool{}
-	for _, id := range v.ids {
-		known[id] = true
-	}
-	indent := "    "
-	inRect := false
-	openRect := func(a *sim.Action) {
-		if inRect {
-			b.WriteString("    end\n")
-		}
-		b.WriteString("    rect rgba(254, 202, 202, 0.35)\n")
-		if a != nil {
-			fmt.Fprintf(b, "        Note over %s: %s\n", all, mmEsc("partition in force: "+a.String()))
-		}
-		inRect, indent = true, "        "
-	}
-	closeRect := func() {
-		if inRect {
-			b.WriteString("    end\n")
-		}
-		inRect, indent = false, "    "
-	}
-	if o.From > 0 && all != "" {
-		// The window starts mid-run: say where every node stands.
-		var where []string
-		for _, id := range v.ids {
-			st, leader := v.statusAt(id)
-			r := sim.Record{Old: st, New: st}
-			if st == sim.Follower || st == sim.Candidate {
-				r.Leader = leader
-			}
-			where = append(where, strconv.Itoa(int(id))+" "+strings.Replace(statusText(&r, o.Algorithm), " now follows ", " follower of ", 1))
-		}
-		lines := []string{"at " + fmtMS(o.From) + "ms: " + where[0]}
-		for _, w := range where[1:] {
-			if last := &lines[len(lines)-1]; len(*last)+len(w) < 60 {
-				*last += " · " + w
-			} else {
-				lines = append(lines, w)
-			}
-		}
-		for i := range lines {
-			lines[i] = mmEsc(lines[i])
-		}
-		fmt.Fprintf(b, "    Note over %s: %s\n", all, strings.Join(lines, "<br/>"))
-	}
-	if v.partition != nil && all != "" {
-		openRect(v.partition)
-	}
-	arrow := func(m *dgMsg, kind, suffix string) {
-		msg := recs[m.send].Msg
-		if !known[msg.From] || !known[msg.To] {
-			return
-		}
-		fmt.Fprintf(b, "%s%s%s%s: %s\n", indent, mmID(msg.From), kind, mmID(msg.To), mmEsc(msg.Label()+suffix))
-	}
-	note := func(over, text string) {
-		if over == "" {
-			return
-		}
-		fmt.Fprintf(b, "%sNote over %s: %s\n", indent, over, mmWrap(text, 60))
-	}
-
-	items := v.items
+	items := m.v.items
 	for len(items) > 0 {
-		// One step at a time: its arrivals, then what it did to each node, then its sends that
-		// do not arrive.
+		// One step at a time.
 		step := recs[items[0].i].Step
 		n := 1
 		for n < len(items) && recs[items[n].i].Step == step {
 			n++
 		}
-		group := items[:n]
+		m.step(items[:n])
 		items = items[n:]
-		at := fmtMS(recs[group[0].i].At) + "ms"
-		var nodes []algo.ID
-		parts := map[algo.ID][]string{}
-		for _, it := range group {
-			r := &recs[it.i]
-			switch r.Type {
-			case sim.RecDeliver:
-				arrow(it.msg, "->>", "")
-			case sim.RecDrop:
-				arrow(it.msg, "-x", " ✗ "+r.Reason.String())
-			case sim.RecTimer, sim.RecState, sim.RecBoot:
-				if !known[r.Node] {
-					continue
-				}
-				if _, ok := parts[r.Node]; !ok {
-					nodes = append(nodes, r.Node)
-				}
-				switch r.Type {
-				case sim.RecTimer:
-					parts[r.Node] = append(parts[r.Node], "timer "+r.Timer)
-				case sim.RecBoot:
-					parts[r.Node] = append(parts[r.Node], "boot")
-				default:
-					parts[r.Node] = append(parts[r.Node], statusText(r, o.Algorithm))
-				}
-			case sim.RecFault:
-				text := at + " · " + r.Action.String()
-				if r.Note != "" {
-					text += " — " + r.Note
-				}
-				switch r.Action.Op {
-				case sim.Partition:
-					openRect(nil)
-					note(all, text)
-				case sim.Heal:
-					if r.Action.Link == nil {
-						closeRect()
-					}
-					note(all, text)
-				case sim.Cut, sim.SetDelay, sim.SetDrop:
-					note(all, text)
-				default:
-					// What a fault does to a node goes with its new status: "crash → ✗ crashed".
-					what := r.Action.Op.String()
-					if r.Note != "" {
-						what += " (" + r.Note + ")"
-					}
-					for _, id := range r.Action.Nodes {
-						if !known[id] {
-							continue
-						}
-						if _, ok := parts[id]; !ok {
-							nodes = append(nodes, id)
-						}
-						parts[id] = append(parts[id], what)
-					}
-				}
-			case sim.RecSay:
-				note(all, at+" · "+r.Action.Text)
-			case sim.RecBreak:
-				note(all, at+" · — break: stop here and ask the class —")
-			}
+	}
+	m.closeRect()
+	return m.b.Flush()
+}
+
+// mermaidWriter writes one Mermaid diagram.
+type mermaidWriter struct {
+	b      *bufio.Writer
+	v      *dgView
+	recs   []sim.Record
+	o      *Options
+	all    string // the participants a note over every node spans: "n1,n5"; "" when none
+	known  map[algo.ID]bool
+	indent string // the statements' indent: deeper inside a partition's rect
+	inRect bool
+}
+
+func newMermaidWriter(w io.Writer, recs []sim.Record, o *Options) *mermaidWriter {
+	m := &mermaidWriter{b: bufio.NewWriter(w), v: newView(recs, o), recs: recs, o: o, known: map[algo.ID]bool{}, indent: "    "}
+	if ids := m.v.ids; len(ids) > 0 {
+		m.all = mmID(ids[0])
+		if len(ids) > 1 {
+			m.all += "," + mmID(ids[len(ids)-1])
 		}
-		for _, id := range nodes {
-			note(mmID(id), at+" · "+strings.Join(parts[id], " → "))
+	}
+	for _, id := range m.v.ids {
+		m.known[id] = true
+	}
+	return m
+}
+
+// header writes the diagram's kind, its title, its caption as a comment, and the participants.
+func (m *mermaidWriter) header() {
+	m.b.WriteString("sequenceDiagram\n")
+	if m.o.Title != "" {
+		fmt.Fprintf(m.b, "    title %s\n", mmEsc(m.o.Title))
+	}
+	if m.o.Caption != "" {
+		fmt.Fprintf(m.b, "    %%%% %s\n", strings.ReplaceAll(clean(m.o.Caption), "%%", "%"))
+	}
+	for _, id := range m.v.ids {
+		fmt.Fprintf(m.b, "    participant %s as %d\n", mmID(id), id)
+	}
+}
+
+// where writes a note over every node saying where each stands at the start of the window.
+func (m *mermaidWriter) where() {
+	var where []string
+	for _, id := range m.v.ids {
+		st, leader := m.v.statusAt(id)
+		r := sim.Record{Old: st, New: st}
+		if st == sim.Follower || st == sim.Candidate {
+			r.Leader = leader
 		}
-		for _, it := range group {
-			r := &recs[it.i]
-			if r.Type != sim.RecSend {
-				continue
+		where = append(where, strconv.Itoa(int(id))+" "+strings.Replace(statusText(&r, m.o.Algorithm), " now follows ", " follower of ", 1))
+	}
+	lines := []string{"at " + fmtMS(m.o.From) + "ms: " + where[0]}
+	for _, w := range where[1:] {
+		if last := &lines[len(lines)-1]; len(*last)+len(w) < 60 {
+			*last += " · " + w
+		} else {
+			lines = append(lines, w)
+		}
+	}
+	for i := range lines {
+		lines[i] = mmEsc(lines[i])
+	}
+	fmt.Fprintf(m.b, "    Note over %s: %s\n", m.all, strings.Join(lines, "<br/>"))
+}
+
+// openRect starts a partition's shaded rect (ending the one open, if any), with a note saying
+// which partition is in force when a is given.
+func (m *mermaidWriter) openRect(a *sim.Action) {
+	if m.inRect {
+		m.b.WriteString("    end\n")
+	}
+	m.b.WriteString("    rect rgba(254, 202, 202, 0.35)\n")
+	if a != nil {
+		fmt.Fprintf(m.b, "        Note over %s: %s\n", m.all, mmEsc("partition in force: "+a.String()))
+	}
+	m.inRect, m.indent = true, "        "
+}
+
+func (m *mermaidWriter) closeRect() {
+	if m.inRect {
+		m.b.WriteString("    end\n")
+	}
+	m.inRect, m.indent = false, "    "
+}
+
+// arrow writes message msg as an arrow of the kind given ("->>", "-x", "--)"), its label
+// followed by suffix.
+func (m *mermaidWriter) arrow(msg *dgMsg, kind, suffix string) {
+	mg := m.recs[msg.send].Msg
+	if !m.known[mg.From] || !m.known[mg.To] {
+		return
+	}
+	fmt.Fprintf(m.b, "%s%s%s%s: %s\n", m.indent, mmID(mg.From), kind, mmID(mg.To), mmEsc(mg.Label()+suffix))
+}
+
+// note writes a note over the participants over ("" for none: nothing is written).
+func (m *mermaidWriter) note(over, text string) {
+	if over == "" {
+		return
+	}
+	fmt.Fprintf(m.b, "%sNote over %s: %s\n", m.indent, over, mmWrap(text, 60))
+}
+
+// step writes one step's items: its arrivals, then what it did to each node, then its sends
+// that do not arrive.
+func (m *mermaidWriter) step(group []dgItem) {
+	at := fmtMS(m.recs[group[0].i].At) + "ms"
+	var nodes []algo.ID // in the order the step names them
+	parts := map[algo.ID][]string{}
+	add := func(id algo.ID, part string) {
+		if _, ok := parts[id]; !ok {
+			nodes = append(nodes, id)
+		}
+		parts[id] = append(parts[id], part)
+	}
+	for _, it := range group {
+		r := &m.recs[it.i]
+		switch r.Type {
+		case sim.RecDeliver:
+			m.arrow(it.msg, "->>", "")
+		case sim.RecDrop:
+			m.arrow(it.msg, "-x", " ✗ "+r.Reason.String())
+		case sim.RecTimer:
+			if m.known[r.Node] {
+				add(r.Node, "timer "+r.Timer)
 			}
-			switch {
-			case it.msg.lostAtSend(recs):
-				arrow(it.msg, "-x", " ✗ "+r.Reason.String())
-			case it.msg.end < 0:
-				arrow(it.msg, "--)", " (in flight at the end)")
+		case sim.RecBoot:
+			if m.known[r.Node] {
+				add(r.Node, "boot")
+			}
+		case sim.RecState:
+			if m.known[r.Node] {
+				add(r.Node, statusText(r, m.o.Algorithm))
+			}
+		case sim.RecFault:
+			m.fault(r, at, add)
+		case sim.RecSay:
+			m.note(m.all, at+" · "+r.Action.Text)
+		case sim.RecBreak:
+			m.note(m.all, at+" · — break: stop here and ask the class —")
+		}
+	}
+	for _, id := range nodes {
+		m.note(mmID(id), at+" · "+strings.Join(parts[id], " → "))
+	}
+	for _, it := range group {
+		r := &m.recs[it.i]
+		if r.Type != sim.RecSend {
+			continue
+		}
+		switch {
+		case it.msg.lostAtSend(m.recs):
+			m.arrow(it.msg, "-x", " ✗ "+r.Reason.String())
+		case it.msg.end < 0:
+			m.arrow(it.msg, "--)", " (in flight at the end)")
+		}
+	}
+}
+
+// fault writes a fault at time at: the network's as a note over every node (a partition opens
+// its rect, a heal closes it); what a fault does to a node goes with the node's new status
+// (add): "crash → ✗ crashed".
+func (m *mermaidWriter) fault(r *sim.Record, at string, add func(algo.ID, string)) {
+	text := at + " · " + r.Action.String()
+	if r.Note != "" {
+		text += " — " + r.Note
+	}
+	switch r.Action.Op {
+	case sim.Partition:
+		m.openRect(nil)
+		m.note(m.all, text)
+	case sim.Heal:
+		if r.Action.Link == nil {
+			m.closeRect()
+		}
+		m.note(m.all, text)
+	case sim.Cut, sim.SetDelay, sim.SetDrop:
+		m.note(m.all, text)
+	default:
+		what := r.Action.Op.String()
+		if r.Note != "" {
+			what += " (" + r.Note + ")"
+		}
+		for _, id := range r.Action.Nodes {
+			if m.known[id] {
+				add(id, what)
 			}
 		}
 	}
-	closeRect()
-	return b.Flush()
 }
 
 // mmID is a node's participant id.

@@ -49,158 +49,192 @@ const ShiVizScenario = "scenario"
 // Each description ends with the acting node's note, if any.
 func ShiViz(w io.Writer, recs []sim.Record, o Options) error {
 	v := newView(recs, &o)
-	hosts := make([]string, 0, len(v.ids)+1)
-	index := map[algo.ID]int{}
-	for i, id := range v.ids {
-		index[id] = i
-		hosts = append(hosts, "n"+strconv.Itoa(int(id)))
-	}
-	scenario := len(hosts)
-	hosts = append(hosts, ShiVizScenario)
 	if err := ShiVizFits(len(v.ids)); err != nil {
 		return err
 	}
-	entries := int64(len(hosts)) * int64(len(hosts)) // held or written so far
-	clocks := make([][]int32, len(hosts))
-	for i := range clocks {
-		clocks[i] = make([]int32, len(hosts))
-	}
-	// A send's clock is its host's at the send: the host's clock as of its last receive (a
-	// copy shared by every send since, made at the first of them) with the host's own entry
-	// counted on. Sends between two receives share one copy, so a node that broadcasts keeps
-	// one copy, not one a message.
-	type sendClock struct {
-		base []int32
-		host int
-		own  int32
-	}
-	snapshot := make([][]int32, len(hosts)) // each host's copy since its last receive, if made
-	sent := map[*dgMsg]sendClock{}          // the messages on their way
-	overBudget := false
-
-	b := bufio.NewWriter(w)
-	b.WriteString(ShiVizRegexp + "\n\n")
-	event := func(h int, at string, text, note string, merge *sendClock) []int32 {
-		c := clocks[h]
-		if merge != nil {
-			for i, x := range merge.base {
-				if i == merge.host {
-					x = merge.own
-				}
-				c[i] = max(c[i], x)
-			}
-			snapshot[h] = nil
-		}
-		c[h]++
-		b.WriteString(at)
-		b.WriteString("ms ")
-		b.WriteString(clean(text))
-		if note != "" {
-			b.WriteString(" · ")
-			b.WriteString(clean(note))
-		}
-		b.WriteString("\n")
-		b.WriteString(hosts[h])
-		b.WriteString(" {")
-		first := true
-		for i, x := range c {
-			if x == 0 {
-				continue
-			}
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			b.WriteString(strconv.Quote(hosts[i]))
-			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(int(x)))
-			entries++
-		}
-		b.WriteString("}\n")
-		overBudget = overBudget || entries > ShiVizMaxEntries
-		return c
-	}
-	send := func(h int) sendClock {
-		if snapshot[h] == nil {
-			snapshot[h] = slices.Clone(clocks[h])
-			entries += int64(len(hosts))
-		}
-		return sendClock{base: snapshot[h], host: h, own: clocks[h][h]}
-	}
-	host := func(id algo.ID) (int, bool) {
-		h, ok := index[id]
-		return h, ok
-	}
+	l := newShivizLog(w, v)
+	l.b.WriteString(ShiVizRegexp + "\n\n")
 	for _, it := range v.items {
-		r := &recs[it.i]
-		at := fmtMS(r.At)
-		switch r.Type {
-		case sim.RecBoot:
-			if h, ok := host(r.Node); ok {
-				event(h, at, "boot", r.Note, nil)
-			}
-		case sim.RecSend:
-			h, ok := host(r.Msg.From)
-			if !ok {
-				continue
-			}
-			text := "send " + r.Msg.Label() + " to " + strconv.Itoa(int(r.Msg.To))
-			switch m := it.msg; {
-			case m.lostAtSend(recs):
-				text += " (lost at send: " + r.Reason.String() + ")"
-			case m.end < 0:
-				text += " (still in flight at the end)"
-			case recs[m.end].Type == sim.RecDrop:
-				e := &recs[m.end]
-				text += " (lost on arrival at " + fmtMS(e.At) + "ms: " + e.Reason.String() + ")"
-			}
-			event(h, at, text, r.Note, nil)
-			if m := it.msg; !m.lostAtSend(recs) && m.end >= 0 && recs[m.end].Type == sim.RecDeliver {
-				sent[m] = send(h) // only a delivery merges it
-			}
-		case sim.RecDeliver:
-			if h, ok := host(r.Msg.To); ok {
-				sc, ok := sent[it.msg]
-				var merge *sendClock
-				if ok {
-					merge = &sc
-				}
-				delete(sent, it.msg)
-				event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, merge)
-			}
-		case sim.RecDrop:
-			if h, ok := host(r.Msg.To); ok {
-				event(h, at, r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
-			}
-		case sim.RecTimer:
-			if h, ok := host(r.Node); ok {
-				event(h, at, "timer "+r.Timer, r.Note, nil)
-			}
-		case sim.RecState:
-			if h, ok := host(r.Node); ok {
-				event(h, at, "→ "+statusText(r, o.Algorithm), r.Note, nil)
-			}
-		case sim.RecFault:
-			switch r.Action.Op {
-			case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
-				for _, id := range r.Action.Nodes {
-					if h, ok := host(id); ok {
-						event(h, at, r.Action.Op.String(), r.Note, nil)
-					}
-				}
-			default:
-				event(scenario, at, r.Action.String(), r.Note, nil)
-			}
-		case sim.RecSay:
-			event(scenario, at, "say: "+r.Action.Text, "", nil)
-		case sim.RecBreak:
-			event(scenario, at, "break: stop here and ask the class", "", nil)
-		}
-		if overBudget {
+		l.item(it)
+		if l.over {
 			return shivizTooBig(len(v.ids))
 		}
 	}
-	return b.Flush()
+	return l.b.Flush()
+}
+
+// shivizLog writes one ShiViz log: the hosts' vector clocks, and the events as they come.
+type shivizLog struct {
+	b        *bufio.Writer
+	v        *dgView
+	hosts    []string // "n1", "n2", ..., and last ShiVizScenario
+	index    map[algo.ID]int
+	clocks   [][]int32
+	snapshot [][]int32             // each host's copy of its clock since its last receive, if made
+	sent     map[*dgMsg]shivizSend // the messages on their way
+	entries  int64                 // vector-clock entries held or written so far
+	over     bool                  // an event found entries over ShiVizMaxEntries
+}
+
+// shivizSend is a send's clock: its host's clock as of its last receive (a copy shared by
+// every send since, made at the first of them) with the host's own entry counted on. Sends
+// between two receives share one copy, so a node that broadcasts keeps one copy, not one a
+// message.
+type shivizSend struct {
+	base []int32
+	host int
+	own  int32
+}
+
+func newShivizLog(w io.Writer, v *dgView) *shivizLog {
+	l := &shivizLog{b: bufio.NewWriter(w), v: v, index: map[algo.ID]int{}, sent: map[*dgMsg]shivizSend{}}
+	for i, id := range v.ids {
+		l.index[id] = i
+		l.hosts = append(l.hosts, "n"+strconv.Itoa(int(id)))
+	}
+	l.hosts = append(l.hosts, ShiVizScenario)
+	l.entries = int64(len(l.hosts)) * int64(len(l.hosts))
+	l.clocks = make([][]int32, len(l.hosts))
+	for i := range l.clocks {
+		l.clocks[i] = make([]int32, len(l.hosts))
+	}
+	l.snapshot = make([][]int32, len(l.hosts))
+	return l
+}
+
+// scenario is the host of the events no node takes part in.
+func (l *shivizLog) scenario() int { return len(l.hosts) - 1 }
+
+// event writes an event of host h at time at — its text and the acting node's note — with the
+// host's clock counted on, after taking in the clock of the send it receives (merge), if any.
+func (l *shivizLog) event(h int, at string, text, note string, merge *shivizSend) {
+	c := l.clocks[h]
+	if merge != nil {
+		for i, x := range merge.base {
+			if i == merge.host {
+				x = merge.own
+			}
+			c[i] = max(c[i], x)
+		}
+		l.snapshot[h] = nil
+	}
+	c[h]++
+	b := l.b
+	b.WriteString(at)
+	b.WriteString("ms ")
+	b.WriteString(clean(text))
+	if note != "" {
+		b.WriteString(" · ")
+		b.WriteString(clean(note))
+	}
+	b.WriteString("\n")
+	b.WriteString(l.hosts[h])
+	b.WriteString(" {")
+	first := true
+	for i, x := range c {
+		if x == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(strconv.Quote(l.hosts[i]))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(int(x)))
+		l.entries++
+	}
+	b.WriteString("}\n")
+	l.over = l.over || l.entries > ShiVizMaxEntries
+}
+
+// send returns the clock of a send by host h now.
+func (l *shivizLog) send(h int) shivizSend {
+	if l.snapshot[h] == nil {
+		l.snapshot[h] = slices.Clone(l.clocks[h])
+		l.entries += int64(len(l.hosts))
+	}
+	return shivizSend{base: l.snapshot[h], host: h, own: l.clocks[h][h]}
+}
+
+// item writes the event of one record shown (see ShiViz for which host takes it).
+func (l *shivizLog) item(it dgItem) {
+	recs := l.v.recs
+	r := &recs[it.i]
+	at := fmtMS(r.At)
+	host := func(id algo.ID) (int, bool) {
+		h, ok := l.index[id]
+		return h, ok
+	}
+	switch r.Type {
+	case sim.RecBoot:
+		if h, ok := host(r.Node); ok {
+			l.event(h, at, "boot", r.Note, nil)
+		}
+	case sim.RecSend:
+		l.sendEvent(it, at)
+	case sim.RecDeliver:
+		if h, ok := host(r.Msg.To); ok {
+			var merge *shivizSend
+			if sc, ok := l.sent[it.msg]; ok {
+				merge = &sc
+			}
+			delete(l.sent, it.msg)
+			l.event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, merge)
+		}
+	case sim.RecDrop:
+		if h, ok := host(r.Msg.To); ok {
+			l.event(h, at, r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
+		}
+	case sim.RecTimer:
+		if h, ok := host(r.Node); ok {
+			l.event(h, at, "timer "+r.Timer, r.Note, nil)
+		}
+	case sim.RecState:
+		if h, ok := host(r.Node); ok {
+			l.event(h, at, "→ "+statusText(r, l.v.o.Algorithm), r.Note, nil)
+		}
+	case sim.RecFault:
+		switch r.Action.Op {
+		case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
+			for _, id := range r.Action.Nodes {
+				if h, ok := host(id); ok {
+					l.event(h, at, r.Action.Op.String(), r.Note, nil)
+				}
+			}
+		default:
+			l.event(l.scenario(), at, r.Action.String(), r.Note, nil)
+		}
+	case sim.RecSay:
+		l.event(l.scenario(), at, "say: "+r.Action.Text, "", nil)
+	case sim.RecBreak:
+		l.event(l.scenario(), at, "break: stop here and ask the class", "", nil)
+	}
+}
+
+// sendEvent writes a send on its sender, with the message's fate when it is not delivered, and
+// keeps its clock for the delivery to merge.
+func (l *shivizLog) sendEvent(it dgItem, at string) {
+	recs := l.v.recs
+	r := &recs[it.i]
+	h, ok := l.index[r.Msg.From]
+	if !ok {
+		return
+	}
+	text := "send " + r.Msg.Label() + " to " + strconv.Itoa(int(r.Msg.To))
+	switch m := it.msg; {
+	case m.lostAtSend(recs):
+		text += " (lost at send: " + r.Reason.String() + ")"
+	case m.end < 0:
+		text += " (still in flight at the end)"
+	case recs[m.end].Type == sim.RecDrop:
+		e := &recs[m.end]
+		text += " (lost on arrival at " + fmtMS(e.At) + "ms: " + e.Reason.String() + ")"
+	}
+	l.event(h, at, text, r.Note, nil)
+	if m := it.msg; !m.lostAtSend(recs) && m.end >= 0 && recs[m.end].Type == sim.RecDeliver {
+		l.sent[m] = l.send(h) // only a delivery merges it
+	}
 }
 
 // ShiVizMaxEntries bounds a ShiViz log: the vector-clock entries it writes and holds, some 10
