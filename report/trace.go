@@ -11,7 +11,7 @@ import (
 )
 
 // JSONL writes trace records as JSON Lines: one object per record, with "step", "t_ms" and
-// "type" first, then the fields of that type of record (DESIGN §2, §6):
+// "type" first, then the fields of that type of record (docs/model.md, "What a trace records"):
 //
 //	boot     node
 //	send     from, to, kind, [value, term, flag], deliver_ms — or drop: the reason

@@ -14,7 +14,7 @@ import (
 // ExpectKind is what an expectation is about.
 type ExpectKind uint8
 
-// The kinds of expectation (DESIGN §5).
+// The kinds of expectation (docs/scenarios.md, "Expectations").
 const (
 	ExpectLeader   ExpectKind = iota + 1 // expect leader N [by T]
 	ExpectHolds                          // expect PROPERTY; expect no split-brain

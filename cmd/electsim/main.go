@@ -19,7 +19,7 @@ func main() {
 	os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
-// Exit codes (DESIGN §6).
+// Exit codes (README, "The run flags"; docs/properties.md for check).
 const (
 	exitOK       = 0
 	exitFailed   = 1 // an expectation failed, or check found a violation

@@ -197,7 +197,7 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// --json prints one object with the fields of DESIGN §6, in order.
+// --json prints one object with the fields the README lists (after "A worked example"), in order.
 func TestJSON(t *testing.T) {
 	code, out, errOut := call("--json")
 	if code != 0 || errOut != "" {

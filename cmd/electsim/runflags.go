@@ -20,8 +20,8 @@ import (
 // within what a goroutine per node fits in memory.
 const maxNodes = 200_000
 
-// runFlags are the flags that configure a run (DESIGN §6). Each overrides the scenario's own
-// setting only when given.
+// runFlags are the flags that configure a run (README, "The run flags"). Each overrides the
+// scenario's own setting only when given.
 type runFlags struct {
 	algo, nodes, ids, seed, delay, drop, fifo, runFor, engine string
 	sets, ats                                                 []string

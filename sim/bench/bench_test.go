@@ -115,10 +115,10 @@ func benchElection(b *testing.B, name string, sizes []int) {
 	}
 }
 
-// BenchmarkChangRoberts is DESIGN §9's ring: random distinct ids, every node initiating, from
-// boot to the first agreed leader, trace off. `-short` skips 100,000 nodes.
+// BenchmarkChangRoberts is the ring of docs/performance.md: random distinct ids, every node
+// initiating, from boot to the first agreed leader, trace off. `-short` skips 100,000 nodes.
 func BenchmarkChangRoberts(b *testing.B) { benchElection(b, "ring", []int{1000, 10_000, 100_000}) }
 
-// BenchmarkBully is DESIGN §9's Bully: the top node down from time 0, every other node booting
-// into an election — n² messages, half of them in flight at once.
+// BenchmarkBully is the Bully of docs/performance.md: the top node down from time 0, every other
+// node booting into an election — n² messages, half of them in flight at once.
 func BenchmarkBully(b *testing.B) { benchElection(b, "bully", []int{1000, 2000}) }

@@ -31,7 +31,7 @@ func DefaultSizes(name string) []int {
 // boot to the first agreed leader, on engine e:
 //
 //   - bully: nodes 1..n, every message takes exactly 10ms, and the top node is down from time 0:
-//     every other node boots into an election (DESIGN §3.1's exact counts).
+//     every other node boots into an election (the exact counts of docs/performance.md).
 //   - ring: the ids 1..n in a random ring order drawn from seed, every node initiating at boot,
 //     without ACKs — the paper's algorithm (ELECTION: the exact count of the instance, n·H_n on
 //     average).
