@@ -10,7 +10,7 @@ import (
 // becomes the coordinator (the leader). It relies on timeouts, so it is correct only while the
 // network delivers within known bounds and crashed nodes stay crashed.
 //
-// The rules below are those of DESIGN §3.1; each method quotes the rule it implements.
+// The rules are those of docs/algorithms.md (Bully); each method quotes the rule it implements.
 type Bully struct {
 	id     ID
 	all    []ID // every node, ascending
@@ -19,32 +19,22 @@ type Bully struct {
 	st     State
 }
 
-// The message kinds of Bully.
+// The message kinds of Bully besides ELECTION and HEARTBEAT, which Ring sends too (common.go).
 const (
-	KindElection    = "ELECTION"
 	KindOK          = "OK"
 	KindCoordinator = "COORDINATOR"
-	KindHeartbeat   = "HEARTBEAT"
 )
 
-// Timer names, shared by the algorithms that use them.
-const (
-	timerAnswer      = "answer"      // waiting for an OK (Bully) or an ACK (Ring)
-	timerCoordinator = "coordinator" // waiting for COORDINATOR after an OK
-	timerHeartbeat   = "heartbeat"   // a leader's next HEARTBEAT round
-	timerSuspect     = "suspect"     // a follower's patience with a silent leader
-)
+// timerCoordinator is Bully's wait for COORDINATOR after an OK (its other timers are in
+// common.go).
+const timerCoordinator = "coordinator"
 
 type bullyConfig struct {
 	heartbeat, timeout, answer, coordinator time.Duration
 }
 
-// The parameters several algorithms share, with the defaults of DESIGN §3.
+// Bully's own parameters, with their defaults (docs/algorithms.md).
 var (
-	paramHeartbeat = Param{Key: "heartbeat", Kind: DurationParam, Default: "50ms",
-		Help: "a leader sends HEARTBEAT to every other node at this interval"}
-	paramTimeout = Param{Key: "timeout", Kind: DurationParam, Default: "150ms",
-		Help: "a node suspects its leader after this long without a HEARTBEAT"}
 	paramAnswerTimeout = Param{Key: "answer-timeout", Kind: DurationParam, Default: "50ms",
 		Help: "wait this long for an answer to an election message; must exceed 2× the max delay"}
 	paramCoordinatorTimeout = Param{Key: "coordinator-timeout", Kind: DurationParam, Default: "150ms",
@@ -80,21 +70,6 @@ func makeBullyConfig(c *Cluster) *bullyConfig {
 		answer:      p.Duration("answer-timeout", 50*time.Millisecond),
 		coordinator: p.Duration("coordinator-timeout", 150*time.Millisecond),
 	}
-}
-
-// timingWarnings checks the assumptions every heartbeat-and-answer algorithm makes about the
-// network: an answer comes back within answer-timeout, a heartbeat within timeout.
-func timingWarnings(c *Cluster, heartbeat, timeout, answer time.Duration, answerKind string) []string {
-	var w []string
-	if answer <= 2*c.MaxDelay {
-		w = append(w, fmt.Sprintf("answer-timeout %s is not more than 2 × the max delay %s: an %s can arrive too late, and a node that gives up waiting declares itself leader",
-			FormatDuration(answer), FormatDuration(c.MaxDelay), answerKind))
-	}
-	if timeout <= heartbeat+c.MaxDelay {
-		w = append(w, fmt.Sprintf("timeout %s is not more than heartbeat %s + the max delay %s: followers may suspect a leader that is alive when a delay rises",
-			FormatDuration(timeout), FormatDuration(heartbeat), FormatDuration(c.MaxDelay)))
-	}
-	return w
 }
 
 // NewBully returns node id of cluster c, not yet started.

@@ -10,7 +10,7 @@ import (
 )
 
 // The tests below drive one Bully node by hand through a fakeEnv, on the cluster {1,2,3,4,5}
-// with a max delay of 15ms, and check each rule of DESIGN §3.1.
+// with a max delay of 15ms, and check each rule of docs/algorithms.md (Bully).
 
 const ms = time.Millisecond
 
@@ -508,8 +508,8 @@ func TestBullyElectFromAnyStatus(t *testing.T) {
 	}
 }
 
-// Parameters set in the cluster override the defaults of DESIGN §3 (heartbeat 50ms, timeout
-// 150ms, answer-timeout 50ms, coordinator-timeout 150ms).
+// Parameters set in the cluster override the defaults of docs/algorithms.md (heartbeat 50ms,
+// timeout 150ms, answer-timeout 50ms, coordinator-timeout 150ms).
 func TestBullyParamsOverrideDefaults(t *testing.T) {
 	info, err := Lookup("bully")
 	if err != nil {
@@ -565,7 +565,7 @@ func TestBullyParamDefaultsMatchBehaviour(t *testing.T) {
 		"coordinator-timeout": cfg.coordinator,
 	}
 	if got := info.ParamKeys(); len(got) != len(used) {
-		t.Fatalf("bully parameters %v, want the 4 of DESIGN §3", got)
+		t.Fatalf("bully parameters %v, want the 4 of docs/algorithms.md", got)
 	}
 	for _, p := range info.Params {
 		v, err := info.ParseParam(p.Key, p.Default)

@@ -2,11 +2,8 @@ package algo
 
 import "slices"
 
-// idSet is a set of node ids. It needs no allocation while it holds four or fewer — what a node
-// usually remembers of one election round — and keeps the rest in a sorted slice, which costs
-// far less than a map for the dozen or so ids a node sees in a round among thousands. The slice
-// is behind a pointer, made when a fifth id comes: an idSet is 48 bytes, and a Ring node, which
-// has two, stays within 192 (see TestRingLayout).
+// idSet is a set of node ids: the few a node remembers of one election round. The first four
+// need no allocation; the rest are kept in a sorted slice, made when a fifth id comes.
 type idSet struct {
 	few  [4]ID
 	n    int   // how many of few are in use

@@ -17,7 +17,8 @@ import (
 // `timeout` before it chooses, by which time every live node has heard it. A partition splits
 // it by design: each side elects its own lowest id.
 //
-// The rules are those of DESIGN §3.3.
+// The rules are those of docs/algorithms.md (Lowest-ID); each method quotes the rule it
+// implements.
 type LowestID struct {
 	id        ID
 	all       []ID // every node, ascending

@@ -11,7 +11,7 @@ import (
 
 // The tests below drive one LowestID node by hand through a fakeEnv, on the cluster given in
 // the ring order 3 1 4 2 (lowest-id ignores the order) with a max delay of 10ms, and check the
-// rules of DESIGN §3.3. Time is moved by hand with the fake's now.
+// rules of docs/algorithms.md (Lowest-ID). Time is moved by hand with the fake's now.
 
 // lowCluster returns the cluster {1..4} with max delay 10ms and the given parameters.
 func lowCluster(t testing.TB, params Params) *Cluster {

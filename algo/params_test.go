@@ -351,8 +351,8 @@ func TestNewCluster(t *testing.T) {
 }
 
 // Ids without gaps (1..n in any order, say) are indexed by arithmetic, without sorting; with a
-// gap or a duplicate, by binary search over the sorted ids. Either way Sorted, Index and
-// RingPos agree with a sort of the ids and a search of them, and duplicates are refused.
+// gap, by a table: a slice by id, or a map when the ids are far apart. Either way Sorted, Index,
+// ID and RingPos agree with a sort of the ids and a search of them, and duplicates are refused.
 func TestNewClusterContiguousAndNot(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 60).Draw(t, "n")
@@ -361,9 +361,13 @@ func TestNewClusterContiguousAndNot(t *testing.T) {
 		for i := range ids {
 			ids[i] = first + ID(i)
 		}
-		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		switch rapid.IntRange(0, 3).Draw(t, "shape") {
 		case 1: // a gap
 			ids[rapid.IntRange(0, n-1).Draw(t, "gap at")] += ID(n)
+		case 3: // far apart: too sparse for a slice by id
+			for i := range ids {
+				ids[i] = first + ID(i)*100_000
+			}
 		case 2: // a duplicate in place of one id
 			if n > 1 {
 				i := rapid.IntRange(1, n-1).Draw(t, "dup at")
@@ -385,7 +389,16 @@ func TestNewClusterContiguousAndNot(t *testing.T) {
 		if !slices.Equal(c.Sorted, sorted) {
 			t.Fatalf("Sorted %v, want %v", c.Sorted, sorted)
 		}
-		for id := first - 2; id <= sorted[n-1]+2; id++ {
+		for i, id := range sorted {
+			if got := c.ID(i); got != id {
+				t.Fatalf("ids %v: ID(%d) = %d, want %d", perm, i, got, id)
+			}
+		}
+		probes := []ID{first - 2, sorted[n-1] + 2}
+		for _, id := range sorted {
+			probes = append(probes, id-1, id, id+1)
+		}
+		for _, id := range probes {
 			i, ok := slices.BinarySearch(sorted, id)
 			if !ok {
 				i = -1

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ import (
 // stable storage the engine gives it (Env.Store), as the paper requires (Figure 2), so that no
 // node can vote twice in a term by crashing in between.
 //
-// The rules are those of DESIGN §3.4; each method quotes the paper's rule it implements.
+// docs/algorithms.md explains it; each method quotes the paper's rule it implements.
 type Raft struct {
 	id   ID
 	all  []ID // every node, ascending
@@ -42,10 +43,9 @@ type Raft struct {
 	leader  ID            // the leader of my current term, if I know it
 	timeout time.Duration // the election timeout last drawn
 
-	votes  []bool // candidate: votes[i] says all[i] granted me its vote this term
-	nvotes int
+	votes map[ID]bool // candidate: the nodes that granted me their vote this term, myself included
 
-	heard []time.Duration // leader: when all[i] last answered me in my term (check-quorum)
+	heard []time.Duration // leader, with check-quorum: when all[i] last answered me in my term
 }
 
 // raftDisk is a node's stable storage: "Persistent state on all servers: (Updated on stable
@@ -88,9 +88,6 @@ func raftInfo() *Info {
 		New: func(id ID, c *Cluster) Node { return NewRaft(id, c) },
 		Warnings: func(c *Cluster) []string {
 			return raftWarnings(newRaftConfig(c), c.MaxDelay)
-		},
-		NodeMemory: func(n int) (int64, string) {
-			return 9 * int64(n), "a vote and a last-heard time for every node: 9 bytes a node"
 		},
 	}
 }
@@ -139,8 +136,7 @@ func NewRaft(id ID, c *Cluster) *Raft {
 	if i < 0 {
 		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
 	}
-	return &Raft{id: id, all: c.Sorted, self: i, cfg: newRaftConfig(c),
-		votes: make([]bool, len(c.Sorted)), heard: make([]time.Duration, len(c.Sorted))}
+	return &Raft{id: id, all: c.Sorted, self: i, cfg: newRaftConfig(c)}
 }
 
 // The keys of currentTerm and votedFor on stable storage.
@@ -252,9 +248,12 @@ func (r *Raft) startElection(env Env, why string) {
 	r.disk.votedFor = r.id
 	r.save(env)
 	r.status, r.leader = Candidate, 0
+	if r.votes == nil {
+		r.votes = map[ID]bool{}
+	}
 	clear(r.votes)
-	r.votes[r.self], r.nvotes = true, 1
-	if r.nvotes >= r.majority() {
+	r.votes[r.id] = true
+	if len(r.votes) >= r.majority() {
 		r.becomeLeader(env, why)
 		return
 	}
@@ -277,15 +276,19 @@ func (r *Raft) startElection(env Env, why string) {
 func (r *Raft) becomeLeader(env Env, why string) {
 	env.CancelTimer(timerElection)
 	r.status, r.leader = Leader, r.id
-	now := env.Now()
-	for i := range r.heard {
-		r.heard[i] = now // check-quorum gives a new leader a full election-timeout to hear back
+	if r.cfg.checkQuorum {
+		if r.heard == nil {
+			r.heard = make([]time.Duration, len(r.all))
+		}
+		for i := range r.heard {
+			r.heard[i] = env.Now() // a new leader has a full election-timeout to hear back
+		}
 	}
 	r.sendAppends(env)
 	env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
 	if env.Tracing() {
 		env.Note("%s — term %d: %d of %d votes → leader; APPEND to all now and every %s",
-			why, r.disk.term, r.nvotes, len(r.all), FormatDuration(r.cfg.heartbeat))
+			why, r.disk.term, len(r.votes), len(r.all), FormatDuration(r.cfg.heartbeat))
 	}
 }
 
@@ -388,14 +391,13 @@ func (r *Raft) onRequestVote(env Env, m Message) {
 // the full cluster for the same term." Each node's vote counts once.
 func (r *Raft) onVote(env Env, m Message) {
 	term := r.disk.term
-	i := r.index(m.From)
 	switch {
 	case m.Term < term:
 		if env.Tracing() {
 			env.Note("VOTE from %d of old term %d (mine is %d): ignored", m.From, m.Term, term)
 		}
 	case r.status == Leader:
-		r.heard[i] = env.Now()
+		r.answered(env, m.From)
 		if env.Tracing() {
 			env.Note("VOTE from %d for term %d (%s): I lead this term already", m.From, term, grantedText(m.Flag))
 		}
@@ -406,16 +408,15 @@ func (r *Raft) onVote(env Env, m Message) {
 	case !m.Flag:
 		if env.Tracing() {
 			env.Note("VOTE from %d for term %d: refused; %d of %d votes so far, %d win",
-				m.From, term, r.nvotes, len(r.all), r.majority())
+				m.From, term, len(r.votes), len(r.all), r.majority())
 		}
-	case r.votes[i]:
+	case r.votes[m.From]:
 		if env.Tracing() {
 			env.Note("VOTE from %d for term %d again: counted once", m.From, term)
 		}
 	default:
-		r.votes[i] = true
-		r.nvotes++
-		if r.nvotes >= r.majority() {
+		r.votes[m.From] = true
+		if len(r.votes) >= r.majority() {
 			why := ""
 			if env.Tracing() {
 				why = fmt.Sprintf("VOTE from %d granted", m.From)
@@ -425,7 +426,7 @@ func (r *Raft) onVote(env Env, m Message) {
 		}
 		if env.Tracing() {
 			env.Note("VOTE from %d for term %d: granted; %d of %d votes, %d win",
-				m.From, term, r.nvotes, len(r.all), r.majority())
+				m.From, term, len(r.votes), len(r.all), r.majority())
 		}
 	}
 }
@@ -474,7 +475,7 @@ func (r *Raft) onAppend(env Env, m Message) {
 // check-quorum. An answer of a higher term has already made it step down (Receive).
 func (r *Raft) onAppendAnswer(env Env, m Message) {
 	if r.status == Leader && m.Term == r.disk.term {
-		r.heard[r.index(m.From)] = env.Now()
+		r.answered(env, m.From)
 		return
 	}
 	if env.Tracing() {
@@ -497,7 +498,7 @@ func (r *Raft) Timer(env Env, name string) {
 		if env.Tracing() {
 			switch {
 			case r.status == Candidate:
-				why = fmt.Sprintf("no majority in term %d within %s (%d of %d votes)", r.disk.term, msText(r.timeout), r.nvotes, len(r.all))
+				why = fmt.Sprintf("no majority in term %d within %s (%d of %d votes)", r.disk.term, msText(r.timeout), len(r.votes), len(r.all))
 			case r.leader != 0:
 				why = fmt.Sprintf("no APPEND from %d, leader of term %d, for %s", r.leader, r.disk.term, msText(r.timeout))
 			default:
@@ -543,6 +544,13 @@ func (r *Raft) quorumLost(env Env) bool {
 	return true
 }
 
+// answered notes, for check-quorum, that node id answered me, the leader, now.
+func (r *Raft) answered(env Env, id ID) {
+	if r.cfg.checkQuorum {
+		r.heard[r.index(id)] = env.Now()
+	}
+}
+
 // index returns the position of node id in all (every sender is a node of the cluster).
 func (r *Raft) index(id ID) int {
 	i, ok := slices.BinarySearch(r.all, id)
@@ -558,7 +566,7 @@ func (r *Raft) index(id ID) int {
 // timing are shared.
 func (r *Raft) Clone() Node {
 	c := *r
-	c.votes = slices.Clone(r.votes)
+	c.votes = maps.Clone(r.votes)
 	c.heard = slices.Clone(r.heard)
 	return &c
 }
@@ -573,9 +581,9 @@ func (r *Raft) AppendState(b []byte, now time.Duration) []byte {
 	b = appendID(b, r.disk.votedFor)
 	b = appendNodeState(b, State{Status: r.status, Leader: r.leader})
 	if r.status == Candidate {
-		b = appendUint(b, uint64(r.nvotes))
-		for _, v := range r.votes {
-			b = appendBool(b, v)
+		b = appendUint(b, uint64(len(r.votes)))
+		for _, id := range r.all {
+			b = appendBool(b, r.votes[id])
 		}
 	}
 	if r.status == Leader && r.cfg.checkQuorum {

@@ -3,14 +3,16 @@ package algo
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// The tests below drive one Raft node by hand through a fakeEnv, on the cluster {1,2,3,4,5}
-// with a max delay of 15ms, and check each rule of DESIGN §3.4 (Ongaro and Ousterhout, §5.2).
+// The tests below drive one Raft node by hand through a fakeEnv, on the cluster {1,2,3,4,5} with a
+// max delay of 15ms, and check each rule of the paper (Ongaro and Ousterhout, §5.2;
+// docs/algorithms.md, Raft).
 
 // The default timing of Raft.
 const (
@@ -843,8 +845,8 @@ func (e *quietEnv) Note(string, ...any)            {}
 func (e *quietEnv) Store(string, uint64)           {}
 func (e *quietEnv) Load(string) (uint64, bool)     { return 0, false }
 
-// DESIGN §9: nothing is allocated per message in steady state — a leader's heartbeat and the
-// answers it gets, a follower's APPEND and its answer — with check-quorum on.
+// docs/performance.md: nothing is allocated per message in steady state — a leader's heartbeat and
+// the answers it gets, a follower's APPEND and its answer — with check-quorum on.
 func TestRaftSteadyStateAllocatesNothing(t *testing.T) {
 	c := raftCluster(t, raftParams(t, "check-quorum=on"))
 	leader, follower := NewRaft(1, c), NewRaft(2, c)
@@ -902,7 +904,7 @@ func TestRaftInfo(t *testing.T) {
 		t.Errorf("documented defaults give %+v, the node uses %+v", got, want)
 	}
 	if got := (raftConfig{heartbeat: raftHeartbeat, electionLo: raftLo, electionHi: raftHi}); got != *newRaftConfig(raftCluster(t, nil)) {
-		t.Errorf("defaults %+v, want DESIGN §3's", *newRaftConfig(raftCluster(t, nil)))
+		t.Errorf("defaults %+v, want those of docs/algorithms.md", *newRaftConfig(raftCluster(t, nil)))
 	}
 	n := info.New(3, raftCluster(t, nil))
 	if _, ok := n.(*Raft); !ok || n.State() != (State{}) {
@@ -952,4 +954,45 @@ func TestRaftNewUnknownIDPanics(t *testing.T) {
 		}
 	}()
 	NewRaft(9, raftCluster(t, nil))
+}
+
+// A Raft node keeps nothing that grows with the cluster until it needs it — a candidate the
+// votes it is granted, a leader with check-quorum when each node last answered — so nodes of a
+// cluster of 200,000 are small: a few hundred bytes each, not a vote and a time for every node.
+// A candidate's votes grow with the votes, not with the cluster.
+func TestRaftNodesStaySmallInBigClusters(t *testing.T) {
+	ids := make([]ID, 200_000)
+	for i := range ids {
+		ids[i] = ID(i + 1)
+	}
+	c, err := NewCluster(ids, 15*ms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newRaftConfig(c) // the timing all nodes share, made once
+	const n = 1000
+	nodes := make([]*Raft, n)
+	env := &quietEnv{rng: rand.New(rand.NewPCG(1, 2))}
+	allocated := func() uint64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.TotalAlloc
+	}
+	before := allocated()
+	for i := range nodes {
+		nodes[i] = NewRaft(ID(i+1), c)
+		nodes[i].Start(env)
+	}
+	if per := (allocated() - before) / n; per > 1024 {
+		t.Errorf("a Raft node of 200,000 allocates %d bytes when made and started, want at most 1 KB", per)
+	}
+	before = allocated()
+	nodes[0].Elect(env)
+	for j := ID(2); j <= 10; j++ {
+		nodes[0].Receive(env, vote(j, 1, 1, true))
+	}
+	if got := allocated() - before; got > 4096 {
+		t.Errorf("a candidate of 200,000 granted 10 votes allocated %d bytes, want at most 4 KB", got)
+	}
+	runtime.KeepAlive(nodes)
 }

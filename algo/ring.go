@@ -34,11 +34,10 @@ import (
 // With `set ack off` the first goes — no ACKs, no skipping — and the node is the paper's: what
 // `electsim bench` measures, and what a dead successor stops.
 //
-// The leader sends HEARTBEAT to every node, as in Bully. The rules are those of DESIGN §3.2;
-// each method quotes the rule it implements.
+// The leader sends HEARTBEAT to every node, as in Bully. The rules are those of
+// docs/algorithms.md (Ring); each method quotes the rule it implements.
 type Ring struct {
-	// What an ELECTION passing through touches comes first: among 100,000 nodes, each cache
-	// line of a node's state that a step touches is a fetch from memory (see sim/prefetch.go).
+	// The fields an ELECTION passing through touches come first (docs/performance.md).
 	cfg         *ringConfig          // the ring order and timing, shared by every node
 	suspect     map[ID]time.Duration // successors that did not ACK, skipped until the time given
 	id          ID
@@ -62,14 +61,11 @@ type hop struct {
 	sentAt time.Duration
 }
 
-// The message kinds of Ring (ELECTION and HEARTBEAT are Bully's too).
+// The message kinds of Ring besides ELECTION and HEARTBEAT, which Bully sends too (common.go).
 const (
 	KindElected = "ELECTED"
 	KindAck     = "ACK"
 )
-
-// Timer names of Ring (it also uses answer, heartbeat and suspect).
-const timerElection = "election"
 
 type ringConfig struct {
 	ring                                 []ID // every node, in ring order
@@ -200,37 +196,15 @@ func (r *Ring) acknowledge(env Env, m Message) {
 // send ELECTION(me) and participant = true; else swallow it. x = me: I am elected: status
 // Leader, participant = false, send ELECTED(me)."
 //
-// An ELECTION of a round that is over — an older round, or mine after its ELECTED — is old
-// news: a late copy, or a node that recovered and asks for an election. A node with an election
-// under way swallows it; an idle node holds a new round for it, unless x could not beat the
-// leader it already has.
+// Before the paper's three cases come two of the additions that keep the ring sane when nodes
+// fail (see Ring): an ELECTION of a round that is over is old news (electionRound), and within
+// a round a copy is swallowed (electionCopy).
 func (r *Ring) onElection(env Env, x ID, round uint64) {
-	why, restamped := "", false
-	switch {
-	case round > r.round:
-		r.enter(round)
-	case round < r.round && r.participant:
-		if env.Tracing() {
-			env.Note("ELECTION(%d) of round %d, older than round %d, which is under way: swallowed", x, round, r.round)
-		}
+	why, goOn := r.electionRound(env, x, round)
+	if !goOn || r.electionCopy(env, why, x) {
 		return
-	case round < r.round || r.over():
-		if l := r.leader; l != 0 && x <= l {
-			if env.Tracing() {
-				env.Note("ELECTION(%d) of round %d, which is over: swallowed, %d could not beat my leader %d", x, round, x, l)
-			}
-			return
-		}
-		r.enter(r.round + 1)
-		restamped = true
-		why = fmt.Sprintf("ELECTION(%d) of round %d, which is over, and no leader it could not beat: round %d begins — ", x, round, r.round)
 	}
-	wasParticipant := r.participant
 	switch {
-	case x > r.id && r.cfg.ack && r.passed.has(x):
-		if env.Tracing() {
-			env.Note("%sELECTION(%d) again this round: a copy I already passed on, swallowed", why, x)
-		}
 	case x > r.id:
 		r.participant = true
 		if r.cfg.ack {
@@ -241,25 +215,13 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		if env.Tracing() {
 			env.Note("%sELECTION(%d) > me (%d): passed on to %d", why, x, r.id, to)
 		}
-	case x < r.id && !wasParticipant || x == r.id && restamped:
-		// Either I had no part in this round yet, or it is my own id that I just moved into
-		// a new round: it has not gone round in it, so it must start out now.
-		r.participant = true
-		r.passed.add(r.id)
-		to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
-		env.SetTimer(timerElection, r.cfg.election)
-		if env.Tracing() {
-			env.Note("%sELECTION(%d) and I had not taken part: ELECTION(%d) to %d", why, x, r.id, to)
-		}
 	case x < r.id:
-		if env.Tracing() {
+		if !r.participant {
+			r.sendOwnElection(env, why, x)
+		} else if env.Tracing() {
 			env.Note("%sELECTION(%d) < me (%d), already a participant: swallowed", why, x, r.id)
 		}
-	case r.announced.has(r.id):
-		if env.Tracing() {
-			env.Note("%smy ELECTION(%d) came round again, but I was elected this round already: swallowed", why, x)
-		}
-	default:
+	default: // x = me
 		env.CancelTimer(timerElection)
 		env.CancelTimer(timerSuspect)
 		r.participant = false
@@ -270,6 +232,71 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		if env.Tracing() {
 			env.Note("%smy ELECTION(%d) came all the way round: I am elected — ELECTED(%d) to %d", why, r.id, r.id, to)
 		}
+	}
+}
+
+// electionRound places an ELECTION(x) of the given round. A newer round is joined. A round
+// that is over — an older one, or mine after its ELECTED — is old news: a late copy, or a node
+// that recovered and asks for an election. A node with an election under way swallows it; an
+// idle node holds a new round for it, unless x could not beat the leader it already has. It
+// reports whether the ELECTION goes on to the paper's cases, and, when it began a new round,
+// why, for the note.
+func (r *Ring) electionRound(env Env, x ID, round uint64) (why string, goOn bool) {
+	switch {
+	case round > r.round:
+		r.enter(round)
+	case round < r.round && r.participant:
+		if env.Tracing() {
+			env.Note("ELECTION(%d) of round %d, older than round %d, which is under way: swallowed", x, round, r.round)
+		}
+		return "", false
+	case round < r.round || r.over():
+		if l := r.leader; l != 0 && x <= l {
+			if env.Tracing() {
+				env.Note("ELECTION(%d) of round %d, which is over: swallowed, %d could not beat my leader %d", x, round, x, l)
+			}
+			return "", false
+		}
+		r.enter(r.round + 1)
+		why = fmt.Sprintf("ELECTION(%d) of round %d, which is over, and no leader it could not beat: round %d begins — ", x, round, r.round)
+		if x == r.id {
+			// My own id, moved into a new round: it has not gone round in it, so it starts
+			// out now.
+			r.sendOwnElection(env, why, x)
+			return "", false
+		}
+	}
+	return why, true
+}
+
+// electionCopy swallows an ELECTION(x) this node has seen already this round, and reports
+// whether it did: a candidate it passed on (only a lost ACK, and the message sent again, makes
+// such a copy), or its own id after it was elected.
+func (r *Ring) electionCopy(env Env, why string, x ID) bool {
+	switch {
+	case x > r.id && r.cfg.ack && r.passed.has(x):
+		if env.Tracing() {
+			env.Note("%sELECTION(%d) again this round: a copy I already passed on, swallowed", why, x)
+		}
+	case x == r.id && r.announced.has(r.id):
+		if env.Tracing() {
+			env.Note("%smy ELECTION(%d) came round again, but I was elected this round already: swallowed", why, x)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// sendOwnElection: "send ELECTION(me) and participant = true" — for an ELECTION(x) of a round
+// this node had no part in yet.
+func (r *Ring) sendOwnElection(env Env, why string, x ID) {
+	r.participant = true
+	r.passed.add(r.id)
+	to := r.pass(env, Message{Kind: KindElection, Value: r.id, Term: r.round})
+	env.SetTimer(timerElection, r.cfg.election)
+	if env.Tracing() {
+		env.Note("%sELECTION(%d) and I had not taken part: ELECTION(%d) to %d", why, x, r.id, to)
 	}
 }
 

@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// The tests below drive one Ring node by hand through a fakeEnv, on the ring 3 → 1 → 4 → 2 → 3
-// with a max delay of 10ms, and check each rule of DESIGN §3.2 and the three additions ring.go
-// documents: an ACK per hop, rounds carried in Term with per-round duplicate suppression, and
-// suspected successors skipped.
+// The tests below drive one Ring node by hand through a fakeEnv, on the ring 3 → 1 → 4 → 2 → 3 with
+// a max delay of 10ms, and check each rule of docs/algorithms.md (Ring) and the three additions
+// ring.go documents: an ACK per hop, rounds carried in Term with per-round duplicate suppression,
+// and suspected successors skipped.
 
 // ringOrder is the ring of the tests. The successor of 3 is 1, not 4 (the next higher id).
 var ringOrder = []ID{3, 1, 4, 2}
@@ -815,11 +815,11 @@ func TestRingElectionTimer(t *testing.T) {
 	}
 }
 
-// HEARTBEAT, DESIGN §3.2: "a node that hears HEARTBEAT from a leader higher than its own follows
-// it; a leader that hears one from a higher leader steps down; from a lower one, answers with its
-// own HEARTBEAT"; from its own leader it renews the suspicion timer. ring.go: "A node never
-// defers to a leader lower than itself: if it has no leader above itself, it starts an election
-// (or lets the one it is in run on)" — the regression: a candidate used to follow it.
+// HEARTBEAT, docs/algorithms.md (Ring): "a node that hears HEARTBEAT from a leader higher than its
+// own follows it; a leader that hears one from a higher leader steps down; from a lower one,
+// answers with its own HEARTBEAT"; from its own leader it renews the suspicion timer. ring.go: "A
+// node never defers to a leader lower than itself: if it has no leader above itself, it starts an
+// election (or lets the one it is in run on)" — the regression: a candidate used to follow it.
 func TestRingHeartbeat(t *testing.T) {
 	const (
 		quiet    = iota // nothing done, state unchanged
@@ -1051,7 +1051,8 @@ func TestRingStateChangesHaveNotes(t *testing.T) {
 }
 
 // crHops is Σ over nodes of the hops from each to the next larger id clockwise, the maximum
-// travelling all n: the ELECTION count of DESIGN §3.2, computed independently of Ring.
+// travelling all n: the ELECTION count of docs/algorithms.md (Ring), computed independently of
+// Ring.
 func crHops(ring []ID) int {
 	n, total := len(ring), 0
 	for i, x := range ring {

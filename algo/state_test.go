@@ -74,7 +74,7 @@ func TestCloneAndStateCoverEveryField(t *testing.T) {
 		},
 		reflect.TypeFor[Raft](): {
 			"id": "written", "disk": "written", "status": "written", "leader": "written",
-			"votes": "copied, written while a candidate", "nvotes": "written while a candidate",
+			"votes": "copied, written while a candidate (its size: the votes counted)",
 			"heard": "copied, written while a leader with check-quorum",
 			"all":   "the cluster's, shared", "self": "follows from the id", "cfg": "shared timing",
 			"timeout": "copied; shows only in notes",

@@ -24,7 +24,7 @@ type Config struct {
 	FIFO  bool    // links deliver in the order they were sent
 }
 
-// DefaultConfig returns the defaults of DESIGN §2: delay 5ms..15ms, no loss, FIFO on.
+// DefaultConfig returns the defaults of docs/model.md: delay 5ms..15ms, no loss, FIFO on.
 func DefaultConfig() Config {
 	return Config{Delay: Delay{5 * time.Millisecond, 15 * time.Millisecond}, FIFO: true}
 }

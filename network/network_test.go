@@ -69,7 +69,7 @@ func ids(n int) []algo.ID {
 	return out
 }
 
-// TestDefaultConfig checks the defaults of DESIGN §2: delay 5ms..15ms, drop 0%, fifo on.
+// TestDefaultConfig checks the defaults of docs/model.md: delay 5ms..15ms, drop 0%, fifo on.
 func TestDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
 	want := Config{Delay: Delay{5 * ms, 15 * ms}, Drop: 0, FIFO: true}

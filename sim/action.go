@@ -14,7 +14,7 @@ import (
 // Op is what an Action does.
 type Op uint8
 
-// The actions of a scenario (DESIGN §5).
+// The actions of a scenario (docs/scenarios.md).
 const (
 	Crash     Op = iota + 1 // crash N...: state, timers and messages in flight to N are lost
 	Recover                 // recover N...: a fresh node boots

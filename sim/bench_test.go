@@ -11,8 +11,8 @@ import (
 	"electsim/sim/bench"
 )
 
-// BenchmarkPingPong is the floor the goroutine engine is measured against (DESIGN §9): one
-// round trip over a pair of unbuffered channels between two goroutines, per op.
+// BenchmarkPingPong is the floor the goroutine engine is measured against (docs/performance.md):
+// one round trip over a pair of unbuffered channels between two goroutines, per op.
 func BenchmarkPingPong(b *testing.B) {
 	ping, pong := make(chan int), make(chan int)
 	go func() {

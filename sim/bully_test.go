@@ -11,9 +11,9 @@ import (
 	"electsim/sim"
 )
 
-// DESIGN §3.1: with a fixed delay below answer-timeout/2, node n down from time 0 and every
-// other node booting, ELECTION is sent n(n−1)/2 times (n−1 of them to the dead node), OK
-// (n−1)(n−2)/2 times, COORDINATOR n−1 times (n−2 delivered), and n−1 is elected.
+// docs/algorithms.md, Bully's cost: with a fixed delay below answer-timeout/2, node n down from
+// time 0 and every other node booting, ELECTION is sent n(n−1)/2 times (n−1 of them to the dead
+// node), OK (n−1)(n−2)/2 times, COORDINATOR n−1 times (n−2 delivered), and n−1 is elected.
 func TestBullyExactCounts(t *testing.T) {
 	for _, n := range []int{3, 5, 8, 20} {
 		for _, e := range engines {
@@ -134,7 +134,8 @@ func TestBullyPausedLeaderSplitBrain(t *testing.T) {
 				t.Fatalf("violations %v, want %v", sum.Violations, want)
 			}
 			// 4 takes over once the followers' patience (150ms after the last heartbeat, sent at
-			// 450ms) and its answer-timeout (50ms) run out; it steps down one delay after 5 resumes.
+			// 450ms) and its answer-timeout (50ms) run out; it steps down one delay after 5
+			// resumes.
 			if became != 460*ms+150*ms+50*ms || stepped != 1010*ms {
 				t.Errorf("split brain %v–%v, want 660ms–1010ms", became, stepped)
 			}

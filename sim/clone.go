@@ -30,12 +30,12 @@ func (s *Sim) Clone() *Sim {
 	}
 	c := &Sim{
 		// What the run was made from, never changed: shared.
-		cfg: s.cfg, cluster: s.cluster, firstID: s.firstID, contig: s.contig, byID: s.byID, idMap: s.idMap,
+		cfg: s.cfg, cluster: s.cluster,
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
 		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, cur: s.cur,
-		until: s.until, stopped: s.stopped, mem: s.mem,
+		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 
 		// Copies.
@@ -44,14 +44,14 @@ func (s *Sim) Clone() *Sim {
 		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
 		q:          s.q.clone(),
 		timerNames: slices.Clone(s.timerNames),
-		met:        s.met.clone(),
+		metrics:    s.metrics.clone(),
 
 		// What a node's call in progress fills, empty between steps: room of their own.
 		outbox:   make([]outgoing, 0, cap(s.outbox)),
 		timerbox: make([]timerPush, 0, cap(s.timerbox)),
 	}
 	c.net = s.net.Clone(&c.netRand.r)
-	c.nodes = makeBig[nodeRec](len(s.nodes))
+	c.nodes = make([]nodeRec, len(s.nodes))
 	for i := range s.nodes {
 		n, cn := &s.nodes[i], &c.nodes[i]
 		*cn = *n // its state as reported, flags and timers
@@ -60,25 +60,25 @@ func (s *Sim) Clone() *Sim {
 			cn.node = n.node.Clone()
 		}
 	}
-	if s.ext != nil {
-		c.ext = make([]nodeExt, len(s.ext))
-		for i := range s.ext {
-			x, cx := &s.ext[i], &c.ext[i]
+	if s.side != nil {
+		c.side = make([]nodeSide, len(s.side))
+		for i := range s.side {
+			side, cside := &s.side[i], &c.side[i]
 			// What the goroutine engine hands a node's goroutine is the copy's own, made
 			// when its goroutines start; what the node keeps is copied.
-			cx.more = slices.Clone(x.more)
-			cx.held = slices.Clone(x.held) // slab indices: the copied queue's are the same
-			cx.rng = x.rng.clone()
-			cx.disk = maps.Clone(x.disk)
+			cside.more = slices.Clone(side.more)
+			cside.held = slices.Clone(side.held) // slab indices: the copied queue's are the same
+			cside.rng = side.rng.clone()
+			cside.disk = maps.Clone(side.disk)
 		}
 	}
-	if s.pfr.states != nil {
-		c.pfr.states = make([]unsafe.Pointer, len(c.nodes))
+	if s.prefetcher.states != nil {
+		c.prefetcher.states = make([]unsafe.Pointer, len(c.nodes))
 		for i := range c.nodes {
 			c.newState(&c.nodes[i])
 		}
 	}
-	c.mon = s.mon.clone(c)
+	c.monitor = s.monitor.clone(c)
 	if s.cfg.Engine == Goroutine {
 		c.handback = make(chan struct{})
 		c.holder = c.handback
@@ -116,7 +116,7 @@ func (q *queue) clone() queue {
 		slabBytes: q.slabBytes, blockBytes: q.blockBytes} // the copy's blocks are the same sizes
 	c.slab = make([][]event, len(q.slab))
 	for k, b := range q.slab {
-		c.slab[k] = makeBig[event](len(b))
+		c.slab[k] = make([]event, len(b))
 		copy(c.slab[k], b)
 	}
 	for i := range q.lanes {

@@ -28,16 +28,16 @@ const (
 // Clone and here.
 var cloneFields = map[reflect.Type]map[string]treatment{
 	reflect.TypeFor[Sim](): {
-		"cfg": shared, "cluster": shared, "firstID": value, "contig": value, "byID": shared, "idMap": shared,
-		"net": copied, "netRand": copied, "nodes": copied, "ext": copied, "crashes": value, "epochs": copied,
+		"cfg": shared, "cluster": shared,
+		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied,
 		"actions": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
 		"instant": value, "halted": value, "elected": value, "sent": value,
-		"pfr":     copied, // the states' addresses, the copy's own nodes'
-		"cur":     value,
-		"records": fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
-		"timerNames": copied, "met": copied, "mon": copied,
+		"prefetcher": copied, // the states' addresses, the copy's own nodes'
+		"cur":        value,
+		"records":    fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
+		"timerNames": copied, "metrics": copied, "monitor": copied,
 		"handback": fresh, "holder": fresh, "wg": fresh, // the copy's goroutines', when they start
-		"until": value, "stopped": value, "mem": value,
+		"until": value, "stopped": value, "memory": value,
 		"haltAction": shared,               // never changed once set
 		"panicked":   fresh, "busy": fresh, // Clone refuses a run a node panicked in
 	},
@@ -46,10 +46,10 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"timers": value,
 	},
 	reflect.TypeFor[nodeEnv](): {"s": fresh, "n": fresh}, // pointing at the copy
-	reflect.TypeFor[nodeExt](): {
+	reflect.TypeFor[nodeSide](): {
 		// What the goroutine engine hands a node's goroutine: the copy starts the node's goroutine
 		// when it first hands it an input.
-		"inbox": fresh, "job": fresh, "main": fresh, "baton": fresh, "before": fresh, "replyTo": fresh,
+		"inbox": fresh, "job": fresh, "record": fresh, "baton": fresh, "before": fresh, "replyTo": fresh,
 		"more": copied, "held": copied, "rng": copied, "disk": copied,
 	},
 	reflect.TypeFor[pcgRand](): {"r": copied, "pcg": value},
@@ -174,14 +174,14 @@ func busyRun(t *testing.T, name string, e Engine) *Sim {
 	if err := s.Schedule(Action{At: 1200 * ms, Op: Resume, Nodes: []algo.ID{2}}); err != nil {
 		t.Fatal(err)
 	}
-	if s.ext == nil || len(s.ext[1].held) == 0 {
+	if s.side == nil || len(s.side[1].held) == 0 {
 		t.Fatalf("%s: node 2 holds nothing: the run is not busy enough to show a shallow copy", name)
 	}
-	if name == "bully" && (s.mon.split == nil || len(s.mon.violations) == 0 || len(s.mon.recoveries) == 0) {
+	if name == "bully" && (s.monitor.split == nil || len(s.monitor.violations) == 0 || len(s.monitor.recoveries) == 0) {
 		t.Fatalf("bully: split %v, violations %v, recoveries %v: want a split brain under way, one over and a recovery",
-			s.mon.split, s.mon.violations, s.mon.recoveries)
+			s.monitor.split, s.monitor.violations, s.monitor.recoveries)
 	}
-	if name == "timers" && len(s.ext[0].more) == 0 {
+	if name == "timers" && len(s.side[0].more) == 0 {
 		t.Fatalf("timers: node 1 keeps no timers beyond its record's")
 	}
 	return s
@@ -272,8 +272,8 @@ func TestCloneSharesNothingCatchesSharing(t *testing.T) {
 		want  string
 		spoil func(c *Sim)
 	}{
-		{"Sim.ext[1].held", func(c *Sim) { c.ext[1].held = s.ext[1].held }},
-		{"Sim.mon.belief", func(c *Sim) { c.mon.belief = s.mon.belief }},
+		{"Sim.side[1].held", func(c *Sim) { c.side[1].held = s.side[1].held }},
+		{"Sim.monitor.belief", func(c *Sim) { c.monitor.belief = s.monitor.belief }},
 		{"Sim.q.lanes", func(c *Sim) {
 			for i := range c.q.lanes {
 				c.q.lanes[i].first = s.q.lanes[i].first

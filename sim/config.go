@@ -76,7 +76,7 @@ type Config struct {
 	MaxMemory int64
 }
 
-// DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of DESIGN §2.
+// DefaultConfig returns a run of algorithm a on nodes 1..n with the defaults of docs/model.md.
 func DefaultConfig(a *algo.Info, n int) Config {
 	ids := make([]algo.ID, n)
 	for i := range ids {

@@ -59,7 +59,8 @@ func jsonl(t tb, cfg sim.Config) []byte {
 	return b.Bytes()
 }
 
-// DESIGN §1: same scenario + seed ⇒ byte-identical trace, on either engine, at any GOMAXPROCS.
+// docs/model.md, Determinism: same scenario + seed ⇒ byte-identical trace, on either engine, at any
+// GOMAXPROCS.
 func TestDeterminism(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, name := range algo.Names() {
@@ -178,7 +179,7 @@ func TestGoroutinesStop(t *testing.T) {
 	}
 }
 
-// With the trace off, a run in steady state allocates nothing per step (DESIGN §9).
+// With the trace off, a run in steady state allocates nothing per step (docs/performance.md).
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for _, e := range engines {
 		cfg := fixed(t, "bully", 64, 5*ms, e)

@@ -16,4 +16,14 @@
 // Sim.Clone copies a run between two steps: the copy and the original go on independently,
 // each as the run alone would. Always Close a Sim that was not run to the end, to stop its
 // goroutines.
+//
+// Where each concern lives: sim.go is a run (New, Schedule, Run, Close) and config.go what it is
+// made from; loop.go the event loop (Step, RunUntil) and what each kind of input does;
+// call.go the hand-over of an input to a node — directly on the inline engine, to the node's
+// goroutine with the baton on the goroutine engine; env.go the Env a node sees (Send, timers,
+// stable storage, notes); faults.go the scenario's actions (action.go defines them, leader.go
+// resolves `leader`); node.go the engine's record of a node; queue.go the event queue;
+// prefetch.go the fetching of memory ahead of the steps among many nodes; trace.go and record.go
+// the trace; monitor.go the properties and metrics, summary.go the summary; memory.go the bound
+// on a run's memory; clone.go the copy of a run.
 package sim

@@ -48,7 +48,7 @@ func find(recs []sim.Record, typ sim.RecordType, value int) *sim.Record {
 	return nil
 }
 
-// DESIGN §2, Crash: messages in flight to N are lost — dropped on arrival with reason crashed,
+// docs/model.md, Crash: messages in flight to N are lost — dropped on arrival with reason crashed,
 // even if N has recovered by then; a message sent after the crash reaches the recovered node.
 func TestCrashDropsMessagesInFlight(t *testing.T) {
 	for _, e := range engines {
@@ -89,7 +89,7 @@ func TestLostDeliveryToPausedNodeIsNotHeld(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Crash: a message to a node that is still down when it arrives is dropped, reason
+// docs/model.md, Crash: a message to a node that is still down when it arrives is dropped, reason
 // crashed; and a crashed node sends nothing.
 func TestCrashedReceiverAndSender(t *testing.T) {
 	plan := pingPlan{from: 1, to: 2, count: 5, every: 10 * ms}
@@ -105,7 +105,7 @@ func TestCrashedReceiverAndSender(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Pause: a paused node handles nothing; deliveries and timers due meanwhile wait and
+// docs/model.md, Pause: a paused node handles nothing; deliveries and timers due meanwhile wait and
 // are handled in their original order on resume.
 func TestPauseHoldsInputsInOrder(t *testing.T) {
 	for _, e := range engines {
@@ -232,7 +232,7 @@ func TestPausedBullyFollowersHeartbeatsAreJudgedOnArrival(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Send: links are FIFO unless `fifo off` — under random delays a message never
+// docs/model.md, Send: links are FIFO unless `fifo off` — under random delays a message never
 // overtakes an earlier one on the same link; with FIFO off, some do.
 func TestFIFOUnderRandomDelays(t *testing.T) {
 	plan := pingPlan{from: 1, to: 2, count: 300, every: 1 * ms}
@@ -250,7 +250,7 @@ func TestFIFOUnderRandomDelays(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Delay: a delay lowered mid-run must not let a later message overtake one already
+// docs/model.md, Delay: a delay lowered mid-run must not let a later message overtake one already
 // in flight on the same link.
 func TestFIFOAcrossDelayChange(t *testing.T) {
 	plan := pingPlan{from: 1, to: 2, count: 4, every: 10 * ms}
@@ -269,7 +269,7 @@ func TestFIFOAcrossDelayChange(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Cut: `cut A->B` cuts one direction only; heal restores it.
+// docs/model.md, Cut: `cut A->B` cuts one direction only; heal restores it.
 func TestCutIsOneWay(t *testing.T) {
 	cut := sim.Action{At: 0, Op: sim.Cut, Link: &network.Link{From: 1, To: 2}}
 	heal := sim.Action{At: 25 * ms, Op: sim.Heal}
@@ -289,7 +289,7 @@ func TestCutIsOneWay(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Partition: links between groups are cut both ways, nodes not named form one more
+// docs/model.md, Partition: links between groups are cut both ways, nodes not named form one more
 // group, and a message already in flight across the new partition is dropped on arrival.
 func TestPartitionDropsInFlight(t *testing.T) {
 	part := sim.Action{At: 5 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1}}}
@@ -318,7 +318,7 @@ func TestPartitionDropsInFlight(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Drop: a loss probability drops at send with reason loss; per link it overrides.
+// docs/model.md, Drop: a loss probability drops at send with reason loss; per link it overrides.
 func TestLoss(t *testing.T) {
 	all := sim.Action{At: 0, Op: sim.SetDrop, Drop: 100}
 	recs := pingRun(t, sim.Inline, 2, pingPlan{from: 1, to: 2, count: 10, every: ms}, fixedDelay(ms), true, all)
@@ -334,7 +334,7 @@ func TestLoss(t *testing.T) {
 	}
 }
 
-// DESIGN §2, Boot: actions at 0ms take effect before boot — a node crashed at 0 never starts,
+// docs/model.md, Boot: actions at 0ms take effect before boot — a node crashed at 0 never starts,
 // a node paused at 0 boots when it resumes.
 func TestTimeZeroActionsPrecedeBoot(t *testing.T) {
 	cfg := fixed(t, "bully", 3, 5*ms, sim.Inline)

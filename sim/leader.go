@@ -11,7 +11,7 @@ import (
 // AgreedLeader's place, for the trace to show. When no node leads — or the action names that
 // node's id besides — the run stops here: it returns nil, having recorded the step and why.
 func (s *Sim) resolveLeader(a *Action) *Action {
-	leader := s.mon.agreedLeader()
+	leader := s.monitor.agreedLeader()
 	switch {
 	case leader == 0 && !s.booted():
 		s.refuse(a, fmt.Sprintf("%s: no node leads at 0ms — the actions of 0ms come before the nodes boot", a))
@@ -48,14 +48,14 @@ func (s *Sim) whyNoLeader() string {
 	live := 0
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		if n.down || s.mon.role[i] != "" {
+		if n.down || s.monitor.role[i] != "" {
 			continue
 		}
 		live++
 		if _, ok := who[n.last.Leader]; !ok {
 			names = append(names, n.last.Leader)
 		}
-		who[n.last.Leader] = append(who[n.last.Leader], s.nid(n))
+		who[n.last.Leader] = append(who[n.last.Leader], s.nodeID(n))
 	}
 	switch {
 	case live == 0:
@@ -84,7 +84,7 @@ func (s *Sim) naming(ids []algo.ID, l algo.ID) string {
 		return subject + " " + verb + " nobody"
 	}
 	what := ""
-	switch i := s.indexOf(l); {
+	switch i := s.cluster.Index(l); {
 	case i < 0:
 	case s.nodes[i].down:
 		what = ", which is crashed"

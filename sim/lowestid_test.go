@@ -44,7 +44,8 @@ func agreedAt(recs []sim.Record, n int, leader algo.ID, from time.Duration) time
 	return -1
 }
 
-// DESIGN §3.3: for `timeout` after boot every node listens; then the lowest id leads.
+// docs/algorithms.md, Lowest-ID: for `timeout` after boot every node listens; then the lowest id
+// leads.
 func TestLowestIDBoot(t *testing.T) {
 	for _, e := range engines {
 		recs, sum := runTrace(t, lowestConfig(t, 5, e))

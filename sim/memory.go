@@ -17,6 +17,7 @@ const DefaultMaxMemory = 4 << 30
 // with its stack and its channel, about 3 KB more. The reckoning counts the goroutine on either
 // engine, so that a run the bound stops, stops at the same step on both. What an algorithm's
 // node keeps that grows with the cluster comes on top (algo.Info.NodeMemory).
+// TestMemoryReckoningIsCloseToTheHeap checks the figures.
 const (
 	nodeBytes      = 3 << 9
 	goroutineBytes = 3 << 10
@@ -68,18 +69,18 @@ func (m *memory) checkNodeMemory(cfg *Config, c *algo.Cluster) error {
 // queued, the network's bookkeeping of the links used, the violations and terms it has seen.
 // Config.MaxMemory bounds it.
 func (s *Sim) MemoryUse() int64 {
-	m := &s.mon
-	return s.mem.nodes + s.q.bytes() + s.net.Bytes() +
+	m := &s.monitor
+	return s.memory.nodes + s.q.bytes() + s.net.Bytes() +
 		int64(len(m.violations))*violationBytes + int64(len(m.termLeader))*mapEntryBytes
 }
 
 // checkMemory halts the run if it holds more memory than it may; send calls it every
 // memCheckEvery messages. The step under way is finished; the run goes no further.
 func (s *Sim) checkMemory() {
-	s.mem.next = s.sent + memCheckEvery
-	if use := s.MemoryUse(); use > s.mem.limit && s.halted == "" {
+	s.memory.next = s.sent + memCheckEvery
+	if use := s.MemoryUse(); use > s.memory.limit && s.halted == "" {
 		s.halted = fmt.Sprintf("the run needed more than the %s of memory it may use (%s: %s events queued, %s nodes); try fewer nodes or a shorter run",
-			Bytes(s.mem.limit), Bytes(use), thousands(int64(s.q.len())), thousands(int64(len(s.nodes))))
+			Bytes(s.memory.limit), Bytes(use), thousands(int64(s.q.len())), thousands(int64(len(s.nodes))))
 	}
 }
 

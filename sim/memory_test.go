@@ -51,14 +51,20 @@ func TestMemoryGuardStopsARunPastItsBound(t *testing.T) {
 	}
 }
 
-// A run whose nodes alone would hold more than the bound is refused before it starts: a Raft
-// node keeps 9 bytes for every node of the cluster, 18 KB among 2,000 — 43 MB in all, with
-// the engine's share.
+// A run whose nodes alone would hold more than the bound is refused before it starts: here an
+// algorithm whose nodes each keep 9 bytes for every node of the cluster (algo.Info.NodeMemory),
+// 18 KB among 2,000 — 43 MB in all, with the engine's share.
 func TestNewRefusesNodesPastTheBound(t *testing.T) {
+	table := *lookup(t, "raft")
+	table.Name = "table"
+	table.NodeMemory = func(n int) (int64, string) {
+		return 9 * int64(n), "a table of every node: 9 bytes a node"
+	}
 	cfg := fixed(t, "raft", 2000, 10*ms, sim.Inline)
+	cfg.Algorithm = &table
 	cfg.MaxMemory = 16 << 20
 	_, err := sim.New(cfg)
-	want := "raft on 2,000 nodes would need about 43.1 MB of memory for its nodes alone (about 22.1 KB a node — a vote and a last-heard time for every node: 9 bytes a node), more than the 16 MB a run may use; try fewer nodes"
+	want := "table on 2,000 nodes would need about 43.1 MB of memory for its nodes alone (about 22.1 KB a node — a table of every node: 9 bytes a node), more than the 16 MB a run may use; try fewer nodes"
 	if err == nil || err.Error() != want {
 		t.Errorf("New: %v\nwant %s", err, want)
 	}
@@ -66,6 +72,19 @@ func TestNewRefusesNodesPastTheBound(t *testing.T) {
 	if _, err := sim.New(cfg); err != nil {
 		t.Errorf("within 64 MB: %v", err)
 	}
+}
+
+// A Raft node keeps nothing that grows with the cluster until it stands or leads, so Raft among
+// 200,000 nodes is within the default bound: 4.5 KB a node, 860 MB.
+func TestRaftAmongManyNodesFits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 200,000 nodes' records")
+	}
+	s, err := sim.New(sim.DefaultConfig(lookup(t, "raft"), 200_000))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	s.Close()
 }
 
 // The reckoning is close to what a run really holds on the goroutine engine: between 0.8 and

@@ -9,7 +9,7 @@ import (
 	"electsim/algo"
 )
 
-// The properties of DESIGN §4 that the monitors check.
+// The properties the monitors check (docs/properties.md).
 const (
 	AtMostOneLeader  = "at-most-one-leader"
 	OneLeaderPerTerm = "one-leader-per-term"
@@ -145,7 +145,7 @@ func (m *monitor) init(s *Sim) {
 	m.role = make([]string, len(s.nodes))
 	if s.cfg.Algorithm.Roles != nil {
 		for id, r := range s.cfg.Algorithm.Roles(s.cluster) {
-			if i := s.indexOf(id); i >= 0 && r != "" {
+			if i := s.cluster.Index(id); i >= 0 && r != "" {
 				m.role[i] = r
 				m.live--
 			}
@@ -180,12 +180,12 @@ func (m *monitor) changed(n *nodeRec, old, st algo.State) {
 	}
 	now := m.s.now
 	if st.Status == algo.Candidate && (old.Status != algo.Candidate || st.Term != old.Term) {
-		m.s.met.elections++
+		m.s.metrics.elections++
 	}
 	wasLeader, isLeader := old.Status == algo.Leader, st.Status == algo.Leader
 	switch {
 	case isLeader && !wasLeader:
-		m.s.met.leaderChanges++
+		m.s.metrics.leaderChanges++
 		m.leaders++
 		m.leaderUp(n)
 	case wasLeader && !isLeader:
@@ -193,11 +193,11 @@ func (m *monitor) changed(n *nodeRec, old, st algo.State) {
 		m.leaderDown()
 	}
 	if isLeader && m.termLeader != nil && (!wasLeader || old.Term != st.Term) {
-		if other, ok := m.termLeader[st.Term]; ok && other != m.s.nid(n) {
+		if other, ok := m.termLeader[st.Term]; ok && other != m.s.nodeID(n) {
 			m.violations = append(m.violations, Violation{Property: OneLeaderPerTerm, From: now, To: now,
-				Nodes: sortedIDs(other, m.s.nid(n)), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
+				Nodes: sortedIDs(other, m.s.nodeID(n)), Detail: fmt.Sprintf("both leaders of term %d", st.Term)})
 		} else {
-			m.termLeader[st.Term] = m.s.nid(n)
+			m.termLeader[st.Term] = m.s.nodeID(n)
 		}
 	}
 	m.unbelieve(old.Leader)
@@ -219,14 +219,14 @@ func (m *monitor) leaderUp(n *nodeRec) {
 		// n is among the leaders already: its new state is recorded before the monitor runs.
 		m.split = &Violation{Property: AtMostOneLeader, From: m.s.now}
 		for i := range m.s.nodes {
-			if x := &m.s.nodes[i]; !x.down && x.last.Status == algo.Leader && m.role[i] == "" {
-				m.split.Nodes = append(m.split.Nodes, m.s.nid(x))
+			if n := &m.s.nodes[i]; !n.down && n.last.Status == algo.Leader && m.role[i] == "" {
+				m.split.Nodes = append(m.split.Nodes, m.s.nodeID(n))
 			}
 		}
 		return
 	}
-	if !slices.Contains(m.split.Nodes, m.s.nid(n)) {
-		m.split.Nodes = append(m.split.Nodes, m.s.nid(n))
+	if !slices.Contains(m.split.Nodes, m.s.nodeID(n)) {
+		m.split.Nodes = append(m.split.Nodes, m.s.nodeID(n))
 		slices.Sort(m.split.Nodes)
 	}
 }
@@ -242,13 +242,13 @@ func (m *monitor) leaderDown() {
 }
 
 func (m *monitor) believe(id algo.ID) {
-	if i := m.s.indexOf(id); i >= 0 {
+	if i := m.s.cluster.Index(id); i >= 0 {
 		m.belief[i]++
 	}
 }
 
 func (m *monitor) unbelieve(id algo.ID) {
-	if i := m.s.indexOf(id); i >= 0 {
+	if i := m.s.cluster.Index(id); i >= 0 {
 		m.belief[i]--
 	}
 }
@@ -278,7 +278,7 @@ func (m *monitor) recheck(n *nodeRec) {
 				}
 			}
 		}
-		if i := m.s.indexOf(cand); i >= 0 && m.valid(i) {
+		if i := int32(m.s.cluster.Index(cand)); i >= 0 && m.valid(i) {
 			m.agreed = i + 1
 		}
 	}

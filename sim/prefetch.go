@@ -6,29 +6,23 @@ import (
 	"electsim/algo"
 )
 
-// Among 100,000 nodes the engine's record of a node and the algorithm's state of it are each a
-// cache miss on nearly every step, some 150–200 nanoseconds apiece on the machine this was
-// measured on, and one after the other if nothing is done: the state is found through the
-// record. So the engine keeps each node's state's address in an array of its own, and fetches
-// memory before it is needed, without waiting for it:
+// The engine fetches memory before it is needed, without waiting for it, among many nodes
+// (docs/performance.md says why, and what it gains). Each node's state's address is kept in an
+// array of its own, so that a state can be fetched without reading the node's record first:
 //
-//   - At every step, the state of the step's own node, at once, side by side with its record:
-//     one wait instead of two, where nothing could be fetched earlier.
-//   - The next steps are known — the lane the step came from holds them in order — so at every
-//     step, for the step recordAhead after the next: its node's record (the line of its flags
-//     and the line of its first timers), its crash count, the event itself (it was written when
-//     it was sent, as many steps ago as there are events in flight) and its node's entry in the
+//   - At every step, the state of the step's own node, side by side with its record.
+//   - The next steps are likely the next keys of the lane the step came from, so at every step,
+//     for the step recordAhead after the next: its node's record (the line of its flags and the
+//     line of its first timers), its crash count, the event itself and its node's entry in the
 //     array of states; and for the step stateAhead after the next, its node's state, found
-//     through that entry, fetched recordAhead-stateAhead steps before. On the goroutine engine,
-//     also the side record and the channel handed to the node's goroutine. By the time those
-//     steps come up, their memory is in the cache.
+//     through that entry. On the goroutine engine, also the side record and the channel handed
+//     to the node's goroutine.
 //
-// When fewer events than that are in flight — the end of a Chang–Roberts election, where a
-// few ELECTIONs are left going round, then ELECTED alone — the window shrinks to the last one
-// queued. (Fetching further ahead measured no better.)
+// When fewer events than that are in flight, the window shrinks to the last one queued.
 //
-// Fetching memory early changes nothing but timing: the nodes are the likely next steps, and a
-// wrong guess costs a wasted fetch.
+// Fetching changes nothing but timing: a wrong guess (another lane's event comes first) costs a
+// wasted fetch, and a run is the same byte for byte with it and without it
+// (TestPrefetchChangesNothing).
 const (
 	recordAhead   = 8
 	stateAhead    = 4
@@ -49,19 +43,19 @@ type prefetcher struct {
 // newState keeps the address of n's state, made or lost just now, for prefetch. Not inlined,
 // and with few arguments: a node's goroutine calls it, from a frame on the deepest path of that
 // goroutine's stack, which must stay within the 2 KB a goroutine starts with (see handle;
-// TestNodeStacksStaySmall).
+// TestEngineLeavesAlgorithmsStack).
 //
 //go:noinline
 func (s *Sim) newState(n *nodeRec) {
-	if s.pfr.states != nil {
-		s.pfr.states[n.idx] = statePtr(n.node)
+	if s.prefetcher.states != nil {
+		s.prefetcher.states[n.idx] = statePtr(n.node)
 	}
 }
 
 // prefetch fetches the memory of the step of node cur, which came from lane src, and of the
 // steps after it in that lane; see recordAhead.
 func (s *Sim) prefetch(src int, cur int32) {
-	p := &s.pfr
+	p := &s.prefetcher
 	p.lines[0] = p.states[cur]
 	k := 1
 	if src < numLanes { // not the heap, whose order is not known ahead
@@ -73,18 +67,17 @@ func (s *Sim) prefetch(src int, cur int32) {
 			p.lines[1] = unsafe.Pointer(rec)
 			p.lines[2] = unsafe.Pointer(&rec.timers[0])
 			p.lines[3] = unsafe.Pointer(&s.epochs[key.node])
-			// The event itself, written when it was sent — as many steps ago as there are
-			// events in flight — and the entry of the array of states that the step
-			// stateAhead on reads, below: among 100,000 nodes the array is 800 KB.
+			// The event itself, written when it was sent, and the entry of the array of
+			// states that the step stateAhead on reads, below.
 			p.lines[4] = unsafe.Pointer(s.q.event(key.idx))
 			p.lines[5] = unsafe.Pointer(&p.states[key.node])
 			p.lines[6] = p.states[s.q.laneKey(l, min(stateAhead, l.n-1)).node]
 			k = 7
 			if s.cfg.Engine == Goroutine {
 				// The job handed to the node's goroutine, and the channel that wakes it.
-				x := &s.ext[key.node]
-				p.lines[7] = unsafe.Pointer(x)
-				p.lines[8] = *(*unsafe.Pointer)(unsafe.Pointer(&x.inbox))
+				side := &s.side[key.node]
+				p.lines[7] = unsafe.Pointer(side)
+				p.lines[8] = *(*unsafe.Pointer)(unsafe.Pointer(&side.inbox))
 				k = 9
 			}
 		}

@@ -65,16 +65,16 @@ func prefetchRun(t *testing.T, cfg Config, fetch bool) []Record {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.pfr.states == nil {
+	if s.prefetcher.states == nil {
 		t.Fatal("no fetching ahead among", len(s.nodes), "nodes")
 	}
 	if !fetch {
-		s.pfr.states = nil
+		s.prefetcher.states = nil
 	}
 	synced := func() {
 		for i := range s.nodes {
-			if got, want := s.pfr.states[i], statePtr(s.nodes[i].node); got != want {
-				t.Fatalf("at %s: node %d's state is at %p, the array says %p", s.now, s.nid(&s.nodes[i]), want, got)
+			if got, want := s.prefetcher.states[i], statePtr(s.nodes[i].node); got != want {
+				t.Fatalf("at %s: node %d's state is at %p, the array says %p", s.now, s.nodeID(&s.nodes[i]), want, got)
 			}
 		}
 		s.q.each(func(k qkey) {

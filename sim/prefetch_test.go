@@ -178,10 +178,10 @@ func TestPrefetchWindowShrinksAtLaneEnd(t *testing.T) {
 	const nodes = 100
 	s := &Sim{nodes: make([]nodeRec, nodes), epochs: make([]uint32, nodes)}
 	s.cfg.Engine = Inline
-	s.pfr.states = make([]unsafe.Pointer, nodes)
+	s.prefetcher.states = make([]unsafe.Pointer, nodes)
 	var states [nodes]int64 // stand-ins: a state's address is all prefetch reads of it
-	for i := range s.pfr.states {
-		s.pfr.states[i] = unsafe.Pointer(&states[i])
+	for i := range s.prefetcher.states {
+		s.prefetcher.states[i] = unsafe.Pointer(&states[i])
 	}
 	node := func(i int) int32 { return int32(i * 7 % nodes) } // the i-th event's node
 	for i := range laneFirst {                                // exactly one full first block
@@ -201,11 +201,11 @@ func TestPrefetchWindowShrinksAtLaneEnd(t *testing.T) {
 		}
 		rec := popped + min(recordAhead, left-1) // the index of the event whose record is fetched
 		st := popped + min(stateAhead, left-1)
-		if got, want := s.pfr.lines[1], unsafe.Pointer(&s.nodes[node(rec)]); got != want {
+		if got, want := s.prefetcher.lines[1], unsafe.Pointer(&s.nodes[node(rec)]); got != want {
 			t.Fatalf("%d left: record fetched is node %d's, want node %d's (event %d)", left,
 				(uintptr(got)-uintptr(unsafe.Pointer(&s.nodes[0])))/unsafe.Sizeof(nodeRec{}), node(rec), rec)
 		}
-		if got, want := s.pfr.lines[6], s.pfr.states[node(st)]; got != want {
+		if got, want := s.prefetcher.lines[6], s.prefetcher.states[node(st)]; got != want {
 			t.Fatalf("%d left: state fetched is not node %d's (event %d)", left, node(st), st)
 		}
 	}

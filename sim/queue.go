@@ -21,16 +21,16 @@ const (
 // event is a scheduled input. Its payload lives in the queue's slab; the heap orders small
 // keys that point at it. It holds no pointers, so the garbage collector never scans the slab.
 type event struct {
-	kind  eventKind
-	flag  bool   // deliver: the message's Flag
-	mkind uint16 // deliver: index of the message's kind in the run's kind table
-	node  int32  // index of the node it is for (deliver: the receiver)
-	from  int32  // deliver: index of the sender
-	epoch uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
-	gen   uint32 // timer: the generation of its slot when queued
-	aux   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
-	value algo.ID
-	term  uint64
+	kind    eventKind
+	flag    bool   // deliver: the message's Flag
+	msgKind uint16 // deliver: index of the message's kind in the run's kind table
+	node    int32  // index of the node it is for (deliver: the receiver)
+	from    int32  // deliver: index of the sender
+	epoch   uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
+	gen     uint32 // timer: the generation of its slot when queued
+	which   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
+	value   algo.ID
+	term    uint64
 }
 
 // heldDelivery marks a delivery that arrived at a paused node and got through: it waits for the
@@ -405,7 +405,7 @@ func (q *queue) alloc() int32 {
 			if k > 0 {
 				size = slabFirst << (k - 1)
 			}
-			q.slab = append(q.slab, makeBig[event](size))
+			q.slab = append(q.slab, make([]event, size))
 			q.slabBytes += int64(size) * int64(unsafe.Sizeof(event{}))
 		}
 		idx = q.used

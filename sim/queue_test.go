@@ -40,7 +40,7 @@ func TestQueueOrder(t *testing.T) {
 				}
 				tag++
 				ord := q.next(class)
-				q.pushOrd(at, ord, event{aux: tag})
+				q.pushOrd(at, ord, event{which: tag})
 				model = append(model, ref{at, ord, tag})
 			default: // pop
 				if len(model) == 0 {
@@ -64,8 +64,8 @@ func TestQueueOrder(t *testing.T) {
 					t.Fatalf("peek %v, want %v", p, want.at)
 				}
 				at, idx, ord := q.pop()
-				if at != want.at || ord != want.ord || q.event(idx).aux != want.tag {
-					t.Fatalf("pop (%v, %x, tag %d), want (%v, %x, tag %d)", at, ord, q.event(idx).aux, want.at, want.ord, want.tag)
+				if at != want.at || ord != want.ord || q.event(idx).which != want.tag {
+					t.Fatalf("pop (%v, %x, tag %d), want (%v, %x, tag %d)", at, ord, q.event(idx).which, want.at, want.ord, want.tag)
 				}
 				q.release(idx)
 				now = at
@@ -93,7 +93,7 @@ func TestQueueBlocks(t *testing.T) {
 			if i%97 == 0 {
 				at = base + time.Duration(n-i)
 			}
-			q.push(at, classRuntime, event{aux: int32(i)})
+			q.push(at, classRuntime, event{which: int32(i)})
 		}
 		var last time.Duration = -1
 		for range n {
@@ -195,9 +195,9 @@ func TestQueueKeysNameTheirNode(t *testing.T) {
 			node := int32(rapid.IntRange(0, 50).Draw(t, "node"))
 			switch rapid.IntRange(0, 4).Draw(t, "op") {
 			case 0:
-				q.push(at, classRuntime, event{kind: evDeliver, node: node, aux: int32(i)})
+				q.push(at, classRuntime, event{kind: evDeliver, node: node, which: int32(i)})
 			case 1:
-				*q.add(at, q.next(classRuntime), node) = event{kind: evDeliver, node: node, aux: int32(i)}
+				*q.add(at, q.next(classRuntime), node) = event{kind: evDeliver, node: node, which: int32(i)}
 			case 2:
 				held = append(held, q.store(event{kind: evElect, node: node}))
 			case 3:

@@ -36,10 +36,10 @@ func termLeaders(recs []sim.Record) map[uint64][]algo.ID {
 	return leaders
 }
 
-// DESIGN §4: Raft's one-leader-per-term holds under every fault. 5 × rapid's checks (500 by
-// default) random schedules of crash, recover, pause, resume, partition, cut, heal, delay, loss
-// and elect on 2 to 7 nodes; each runs on both engines, whose traces must agree, and the
-// property is checked by the monitor and again from the trace.
+// docs/properties.md: Raft's one-leader-per-term holds under every fault. 5 × rapid's checks (500
+// by default) random schedules of crash, recover, pause, resume, partition, cut, heal, delay, loss
+// and elect on 2 to 7 nodes; each runs on both engines, whose traces must agree, and the property
+// is checked by the monitor and again from the trace.
 func TestRaftOneLeaderPerTermRandomSchedules(t *testing.T) {
 	for range 5 {
 		rapid.Check(t, func(t *rapid.T) {
@@ -195,10 +195,10 @@ func TestRaftMajoritySideElectsMinorityCannot(t *testing.T) {
 	}
 }
 
-// DESIGN §4: under a partition Raft does not keep at-most-one-leader — the old leader keeps
-// believing it leads in the minority while the majority elects a new one — but it keeps
-// one-leader-per-term: the two leaders lead different terms. After the heal, the old leader
-// hears the higher term and steps down within a heartbeat and two delays.
+// docs/properties.md: under a partition Raft does not keep at-most-one-leader — the old leader
+// keeps believing it leads in the minority while the majority elects a new one — but it keeps
+// one-leader-per-term: the two leaders lead different terms. After the heal, the old leader hears
+// the higher term and steps down within a heartbeat and two delays.
 func TestRaftPartitionSplitBrainButOneLeaderPerTerm(t *testing.T) {
 	const p, heal = 500 * ms, 1500 * ms
 	for _, e := range engines {

@@ -35,7 +35,7 @@ func (s Status) String() string {
 // RecordType is the type of a trace record.
 type RecordType uint8
 
-// The trace records of DESIGN §2, plus boot.
+// The trace records (docs/model.md, What a trace records).
 const (
 	RecBoot    RecordType = iota + 1 // a node boots: at time 0, or when it resumes from a pause begun at 0
 	RecSend                          // a node sends a message: its delivery time or why it was dropped at once

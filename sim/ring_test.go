@@ -30,10 +30,11 @@ func seq(from, to, step int) []algo.ID {
 	return ids
 }
 
-// DESIGN §3.2: all nodes alive and initiating at boot, any delays (FIFO or not) — ELECTION = Σ over nodes of
-// the hops to the next larger id clockwise: 2n−1 with ids increasing round the ring, n(n+1)/2
-// decreasing; ELECTED = n; the maximum leads and every node agrees. The random rings' counts
-// come from bench's oracle, which its own test checks against a count hop by hop.
+// docs/algorithms.md, Ring's cost: all nodes alive and initiating at boot, any delays (FIFO or not)
+// — ELECTION = Σ over nodes of the hops to the next larger id clockwise: 2n−1 with ids increasing
+// round the ring, n(n+1)/2 decreasing; ELECTED = n; the maximum leads and every node agrees. The
+// random rings' counts come from bench's oracle, which its own test checks against a count hop by
+// hop.
 func TestRingExactCounts(t *testing.T) {
 	type tc struct {
 		name string

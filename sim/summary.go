@@ -25,7 +25,7 @@ func (s *Sim) Nodes() []NodeView {
 	out := make([]NodeView, len(s.nodes))
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		out[i] = NodeView{ID: s.nid(n), Status: n.status(), Leader: n.last.Leader, Term: n.last.Term, Role: s.mon.role[i]}
+		out[i] = NodeView{ID: s.nodeID(n), Status: n.status(), Leader: n.last.Leader, Term: n.last.Term, Role: s.monitor.role[i]}
 	}
 	return out
 }
@@ -34,8 +34,8 @@ func (s *Sim) Nodes() []NodeView {
 func (s *Sim) Leaders() []algo.ID {
 	var out []algo.ID
 	for i := range s.nodes {
-		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader && s.mon.role[i] == "" {
-			out = append(out, s.nid(n))
+		if n := &s.nodes[i]; !n.down && n.last.Status == algo.Leader && s.monitor.role[i] == "" {
+			out = append(out, s.nodeID(n))
 		}
 	}
 	return out
@@ -63,8 +63,8 @@ func (s *Sim) InFlight() []Flight {
 			out = append(out, Flight{Msg: s.message(e), At: k.at})
 		}
 	}
-	for i := range s.ext { // none without the side records: nothing was held
-		for _, idx := range s.ext[i].held {
+	for i := range s.side { // none without the side records: nothing was held
+		for _, idx := range s.side[i].held {
 			if e := s.q.event(idx); e.kind == evDeliver {
 				out = append(out, Flight{Msg: s.message(e), At: -1})
 			}
@@ -86,7 +86,8 @@ type Property struct {
 	Holds   bool
 }
 
-// Summary is the outcome of a run (DESIGN §4 and §6).
+// Summary is the outcome of a run: its metrics and the properties judged (docs/model.md,
+// Properties and metrics).
 type Summary struct {
 	Algorithm string
 	Engine    Engine
@@ -123,15 +124,15 @@ type Summary struct {
 // closed at the current time without changing the run. Agreement is a property of the end of a
 // run: before the end, Properties says whether it holds now, and no violation is reported.
 func (s *Sim) Summary() Summary {
-	m := &s.mon
+	m := &s.monitor
 	now := s.now
 	sum := Summary{
 		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs),
 		Seed: s.cfg.Seed, End: now, Steps: s.steps,
-		Kinds: slices.Clone(s.met.kinds), Sent: slices.Clone(s.met.sent),
-		Delivered: slices.Clone(s.met.delivered), Dropped: slices.Clone(s.met.dropped),
+		Kinds: slices.Clone(s.metrics.kinds), Sent: slices.Clone(s.metrics.sent),
+		Delivered: slices.Clone(s.metrics.delivered), Dropped: slices.Clone(s.metrics.dropped),
 		Nodes: s.Nodes(), Leader: m.agreedLeader(),
-		Elections: s.met.elections, LeaderChanges: s.met.leaderChanges,
+		Elections: s.metrics.elections, LeaderChanges: s.metrics.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
 		Halted: s.halted, HaltAction: s.haltAction,
@@ -176,13 +177,13 @@ func (s *Sim) disagreement() Violation {
 	var named []algo.ID
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		if n.down || s.mon.role[i] != "" {
+		if n.down || s.monitor.role[i] != "" {
 			continue
 		}
 		if _, ok := byLeader[n.last.Leader]; !ok {
 			named = append(named, n.last.Leader)
 		}
-		byLeader[n.last.Leader] = append(byLeader[n.last.Leader], s.nid(n))
+		byLeader[n.last.Leader] = append(byLeader[n.last.Leader], s.nodeID(n))
 	}
 	slices.Sort(named)
 	v := Violation{Property: Agreement, From: s.now, To: s.now}
@@ -195,7 +196,7 @@ func (s *Sim) disagreement() Violation {
 		switch {
 		case l == 0:
 			parts = append(parts, fmt.Sprintf("%s %s no leader", who, verb))
-		case s.indexOf(l) < 0:
+		case s.cluster.Index(l) < 0:
 			parts = append(parts, fmt.Sprintf("%s %s %d, not a node", who, verb, l))
 		default:
 			v.Nodes = append(v.Nodes, l)
@@ -246,7 +247,7 @@ func (s *Sim) Sent() int64 { return s.sent }
 // Violations returns the violations found so far, in the order they were found: those that
 // have ended, and the properties broken at an instant. A split brain still going on is not
 // among them until it ends; Leaders shows it.
-func (s *Sim) Violations() []Violation { return slices.Clone(s.mon.violations) }
+func (s *Sim) Violations() []Violation { return slices.Clone(s.monitor.violations) }
 
 // maxListed is how many ids — and groups of nodes naming one leader — a description of the
 // nodes lists; a cluster of thousands would fill the screen.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -14,13 +15,25 @@ import (
 	"electsim/sim"
 )
 
-// A run whose nodes alone would not fit is refused before it starts, exit 2, saying why:
-// Raft's nodes keep 9 bytes for every node of the cluster — 336 GB among 200,000.
+// A run whose nodes alone would not fit is refused before it starts, exit 2, saying why: under
+// ulimit -v a run may hold a few hundred megabytes, and 200,000 nodes need some 880 MB.
 func TestRunRefusesNodesThatWouldNotFit(t *testing.T) {
-	code, out, errOut := call("run", "--algo", "raft", "--nodes", "200000", "--quiet")
-	want := "electsim run: raft on 200,000 nodes would need about 336 GB of memory for its nodes alone (about 1.7 MB a node — a vote and a last-heard time for every node: 9 bytes a node), more than the "
-	if code != exitBadUsage || out != "" || !strings.HasPrefix(errOut, want) || !strings.HasSuffix(errOut, " a run may use; try fewer nodes\n") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	if runtime.GOOS != "linux" {
+		t.Skip("runs electsim under ulimit -v (Linux)")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `ulimit -v 2200000 && exec "$0" run --algo ring --nodes 200000 --quiet`, exe)
+	cmd.Env = append(os.Environ(), asElectsim+"=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	want := "electsim run: ring on 200,000 nodes would need about 879 MB of memory for its nodes alone (about 4.5 KB a node), more than the "
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBadUsage || out.Len() != 0 ||
+		!strings.HasPrefix(errOut.String(), want) || !strings.HasSuffix(errOut.String(), " a run may use; try fewer nodes\n") {
+		t.Errorf("exit %v, stdout %q, stderr %q", err, out.String(), errOut.String())
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build race
 
-package bench
+package sim_test
 
 // raceEnabled: the race detector is on, and every frame larger.
 const raceEnabled = true
