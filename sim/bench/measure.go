@@ -109,19 +109,10 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	if mem, what := nodesMemory(&cfg); mem > memoryLimit {
+	if why := tooBig(name, &cfg, o); why != "" {
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
-			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: its nodes would need about %s MB (%s), more than the %s MB allowed",
-				human.Thousands(mem>>20), what, human.Thousands(memoryLimit>>20))}, nil
-	}
-	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
-		k := len(cfg.Algorithm.Kinds)
-		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
-			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
-				human.Thousands(est), formula, human.Thousands(o.MaxMessages))}, nil
+			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k), Stopped: "not run: " + why}, nil
 	}
 	if o.MaxMessages > 0 {
 		cfg.MaxSent = o.MaxMessages
@@ -274,6 +265,20 @@ func Estimate(name string, n int) (int64, string) {
 // memoryLimit is the most memory a bench run may be expected to need for what its nodes keep
 // that grows with the cluster (algo.Info.NodeMemory): beyond it, the run is not run.
 const memoryLimit = 4 << 30
+
+// tooBig says why the run cfg of algorithm name is not worth running, if it is not: its nodes
+// would need more than memoryLimit, or it would send more messages than o allows.
+func tooBig(name string, cfg *sim.Config, o Options) string {
+	if mem, what := nodesMemory(cfg); mem > memoryLimit {
+		return fmt.Sprintf("its nodes would need about %s MB (%s), more than the %s MB allowed",
+			human.Thousands(mem>>20), what, human.Thousands(memoryLimit>>20))
+	}
+	if est, formula := Estimate(name, len(cfg.IDs)); o.MaxMessages > 0 && est > o.MaxMessages {
+		return fmt.Sprintf("it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
+			human.Thousands(est), formula, human.Thousands(o.MaxMessages))
+	}
+	return ""
+}
 
 // nodesMemory returns about how many bytes the nodes of cfg keep that grow with their number
 // (algo.Info.NodeMemory), and what they keep; 0 when that does not grow.
