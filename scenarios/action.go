@@ -96,10 +96,16 @@ func ParseAt(text string, members *Members) (sim.Action, error) {
 
 // FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5", "0ms crash 5".
 func FormatAt(a sim.Action) string {
-	if a.At == 0 {
-		return "0ms " + a.String()
+	return FormatTime(a.At) + " " + a.String()
+}
+
+// FormatTime writes the time of an action as a scenario writes it, and ParseAt reads it back
+// exactly: "0ms", "1s", "1012ms", "305.28ms".
+func FormatTime(at time.Duration) string {
+	if at == 0 {
+		return "0ms"
 	}
-	return algo.FormatDuration(a.At) + " " + a.String()
+	return algo.FormatDuration(at)
 }
 
 func utf8Len(s string) int { return len([]rune(s)) }

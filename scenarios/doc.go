@@ -1,5 +1,5 @@
-// Package scenarios is the scenario language of DESIGN §5: it parses text into the actions of
-// a run, with errors that point at the line and column and say what was expected, and formats
+// Package scenarios is the scenario language (docs/scenarios.md): it parses text into the actions
+// of a run, with errors that point at the line and column and say what was expected, and formats
 // actions back into canonical text.
 //
 // The same action words — crash 5, partition 1 2 | 3 4 5, delay 1->2 300ms, ... — are the

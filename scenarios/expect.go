@@ -14,7 +14,7 @@ import (
 // ExpectKind is what an expectation is about.
 type ExpectKind uint8
 
-// The kinds of expectation (DESIGN §5).
+// The kinds of expectation (docs/scenarios.md, "Expectations").
 const (
 	ExpectLeader   ExpectKind = iota + 1 // expect leader N [by T]
 	ExpectHolds                          // expect PROPERTY; expect no split-brain
@@ -139,6 +139,19 @@ func (c *Checker) CheckUntil(s *sim.Sim, t time.Duration) {
 // Play runs s to its end, checking exps on the way, and returns the summary and the verdicts.
 // With step, the run goes step by step with every step handed to it; without, it goes in bulk.
 func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summary, []Result) {
+	var each func(sim.StepResult) bool
+	if step != nil {
+		each = func(r sim.StepResult) bool { step(r); return true }
+	}
+	sum, results, _ := PlaySteps(s, exps, each)
+	return sum, results
+}
+
+// PlaySteps is Play with a step function that may stop the run: when step returns false, the
+// run goes no further and PlaySteps reports it stopped, with no summary or verdicts. Step by
+// step or in bulk (step nil), a run takes the same events in the same order (see
+// sim.Sim.RunUntil).
+func PlaySteps(s *sim.Sim, exps []Expectation, step func(sim.StepResult) bool) (sum sim.Summary, results []Result, stopped bool) {
 	c := NewChecker(exps)
 	end := s.Config().RunFor
 	for {
@@ -150,7 +163,9 @@ func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summar
 		if step == nil {
 			s.RunUntil(limit)
 		} else if r, ok := s.StepUntil(limit); ok {
-			step(r)
+			if !step(r) {
+				return sim.Summary{}, nil, true
+			}
 			continue
 		}
 		if !pending || s.Done() && s.Now() < t {
@@ -159,8 +174,8 @@ func Play(s *sim.Sim, exps []Expectation, step func(sim.StepResult)) (sim.Summar
 		c.CheckUntil(s, t)
 	}
 	s.RunUntil(end)
-	sum := s.Summary()
-	return sum, c.Finish(s, sum)
+	sum = s.Summary()
+	return sum, c.Finish(s, sum), false
 }
 
 // maxListed is how many wrong nodes a failed leader expectation lists.

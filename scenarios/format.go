@@ -46,11 +46,7 @@ func Format(s *Scenario) string {
 		b.WriteString("\n")
 	}
 	for _, a := range s.Actions {
-		at := algo.FormatDuration(a.At)
-		if a.At == 0 {
-			at = "0ms"
-		}
-		fmt.Fprintf(&b, "at %-7s %s\n", at, a.Action)
+		fmt.Fprintf(&b, "at %-7s %s\n", FormatTime(a.At), a.Action)
 	}
 	if len(s.Expects) > 0 {
 		b.WriteString("\n")

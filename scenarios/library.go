@@ -85,7 +85,7 @@ func readFile(name string) ([]byte, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", name, unwrap(err))
+		return nil, fmt.Errorf("%s: %w", name, unwrap(err))
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s: is a directory; give a scenario file (.scn) or a bundled scenario's name", name)
 	case fi.Mode().IsRegular() && fi.Size() > MaxFileSize:
@@ -96,7 +96,7 @@ func readFile(name string) ([]byte, error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, unwrap(err))
+		return nil, fmt.Errorf("%s: %w", name, unwrap(err))
 	}
 	defer f.Close()
 	// A pipe says nothing of its size, and a file may grow while it is read: read one byte
@@ -104,7 +104,7 @@ func readFile(name string) ([]byte, error) {
 	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", name, unwrap(err))
+		return nil, fmt.Errorf("%s: %w", name, unwrap(err))
 	case len(src) > MaxFileSize:
 		return nil, fmt.Errorf("%s: it holds more than %s (%d bytes), the most a scenario file may hold; %s",
 			name, byteSize(MaxFileSize), MaxFileSize, shortText)

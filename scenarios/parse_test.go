@@ -18,7 +18,7 @@ import (
 
 const ms = time.Millisecond
 
-// A file that leaves directives out gets the defaults of DESIGN §2.
+// A file that leaves directives out gets the defaults of docs/scenarios.md, "Describing the run".
 func TestParseDefaults(t *testing.T) {
 	sc, err := Parse("empty.scn", []byte("# nothing but a comment\n\n"))
 	if err != nil {

@@ -21,7 +21,7 @@ func WriteFile(path, text string) error {
 	case errors.Is(err, outfile.ErrIsDir):
 		return fmt.Errorf("cannot write %s: it is a folder; give a file name", path)
 	case err != nil:
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
 }

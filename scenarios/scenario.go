@@ -9,8 +9,8 @@ import (
 	"electsim/sim"
 )
 
-// Scenario is a parsed scenario file: the run it describes, what happens during it, and what
-// its author expects. Parse fills in the defaults of DESIGN §2 for the directives a file leaves
+// Scenario is a parsed scenario file: the run it describes, what happens during it, and what its
+// author expects. Parse fills in the defaults (docs/scenarios.md) for the directives a file leaves
 // out, and Format writes every directive, so that Parse(Format(s)) equals s.
 type Scenario struct {
 	Name  string // what it is called: the bundled name, or the file's name without .scn
@@ -47,7 +47,7 @@ type Step struct {
 	Line int
 }
 
-// Defaults of a scenario that leaves a directive out (DESIGN §2).
+// Defaults of a scenario that leaves a directive out (docs/scenarios.md, "Describing the run").
 const (
 	DefaultAlgorithm = "bully"
 	DefaultNodes     = 5

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // Restart begins the run again from time 0 and forgets every action the user took: the scenario
@@ -169,7 +169,7 @@ func (s *Session) stepUntil(t time.Duration) (Step, bool) {
 	if !ok {
 		return Step{}, false
 	}
-	st := Step{Records: slices.Clone(r.Records), Routine: export.Routine(r.Records, s.base.Algorithm)}
+	st := Step{Records: slices.Clone(r.Records), Routine: report.Routine(r.Records, s.base.Algorithm)}
 	return st, s.keep(st)
 }
 

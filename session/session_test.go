@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 const ms = time.Millisecond
@@ -50,7 +50,7 @@ func next(t testing.TB, s *Session, n int) {
 func jsonl(recs []sim.Record) string {
 	var b bytes.Buffer
 	for i := range recs {
-		b.Write(export.AppendJSON(nil, &recs[i]))
+		b.Write(report.AppendJSON(nil, &recs[i]))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -13,21 +13,21 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // stepper records a run's trace, step by step, as JSON Lines.
 type stepper struct {
 	s   *sim.Sim
 	buf bytes.Buffer
-	w   *export.JSONL
+	w   *report.JSONL
 }
 
 func newStepper(s *sim.Sim, prefix []byte) *stepper {
 	st := &stepper{s: s}
 	st.buf.Write(prefix)
-	st.w = export.NewJSONL(&st.buf)
+	st.w = report.NewJSONL(&st.buf)
 	return st
 }
 

@@ -9,8 +9,8 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // stormy is a run full of randomness and faults: random delays, loss, every kind of action.
@@ -47,7 +47,7 @@ func jsonl(t tb, cfg sim.Config) []byte {
 	t.Helper()
 	recs, _ := runTrace(t, cfg)
 	var b bytes.Buffer
-	w := export.NewJSONL(&b)
+	w := report.NewJSONL(&b)
 	for i := range recs {
 		if err := w.Write(&recs[i]); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/internal/human"
 )
 
 // resolveLeader returns the action a is at this instant: a copy naming the node that leads in
@@ -66,7 +67,7 @@ func (s *Sim) whyNoLeader() string {
 	var parts []string
 	for i, l := range names {
 		if i == maxListed {
-			parts = append(parts, fmt.Sprintf("… %s more leaders named", thousands(int64(len(names)-maxListed))))
+			parts = append(parts, fmt.Sprintf("… %s more leaders named", human.Thousands(int64(len(names)-maxListed))))
 			break
 		}
 		parts = append(parts, s.naming(who[l], l))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/internal/human"
 )
 
 // DefaultMaxMemory is the memory a run may hold, as the engine reckons it, when its Config does
@@ -59,7 +60,7 @@ func (m *memory) checkNodeMemory(cfg *Config, c *algo.Cluster) error {
 	nodes, why := nodeMemory(cfg, c)
 	if nodes > m.limit {
 		return fmt.Errorf("%s on %s nodes would need about %s of memory for its nodes alone (%s), more than the %s a run may use; try fewer nodes",
-			cfg.Algorithm.Name, thousands(int64(len(c.Sorted))), Bytes(nodes), why, Bytes(m.limit))
+			cfg.Algorithm.Name, human.Thousands(int64(len(c.Sorted))), Bytes(nodes), why, Bytes(m.limit))
 	}
 	m.nodes = nodes
 	return nil
@@ -80,7 +81,7 @@ func (s *Sim) checkMemory() {
 	s.memory.next = s.sent + memCheckEvery
 	if use := s.MemoryUse(); use > s.memory.limit && s.halted == "" {
 		s.halted = fmt.Sprintf("the run needed more than the %s of memory it may use (%s: %s events queued, %s nodes); try fewer nodes or a shorter run",
-			Bytes(s.memory.limit), Bytes(use), thousands(int64(s.q.len())), thousands(int64(len(s.nodes))))
+			Bytes(s.memory.limit), Bytes(use), human.Thousands(int64(s.q.len())), human.Thousands(int64(len(s.nodes))))
 	}
 }
 
@@ -96,13 +97,4 @@ func Bytes(b int64) string {
 		return strconv.FormatFloat(f, 'f', 0, 64) + " " + units[u]
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(f, 'f', 1, 64), ".0") + " " + units[u]
-}
-
-// thousands writes n with thousands separators: 20,000,000.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

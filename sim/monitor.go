@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 )
 
 // The properties the monitors check (docs/properties.md).
@@ -29,12 +30,12 @@ type Violation struct {
 // "at-most-one-leader for an instant at 614ms: nodes 1 5". A violation of the other properties
 // is an event, at one time: "one-leader-per-term 300ms: nodes 2 3 (...)".
 func (v Violation) String() string {
-	s := fmt.Sprintf("%s %s", v.Property, fmtMS(v.From))
+	s := fmt.Sprintf("%s %s", v.Property, human.Millis(v.From))
 	switch {
 	case v.To != v.From:
-		s += "–" + fmtMS(v.To)
+		s += "–" + human.Millis(v.To)
 	case v.Property == AtMostOneLeader:
-		s = fmt.Sprintf("%s for an instant at %s", v.Property, fmtMS(v.From))
+		s = fmt.Sprintf("%s for an instant at %s", v.Property, human.Millis(v.From))
 	}
 	switch len(v.Nodes) {
 	case 0:
@@ -47,10 +48,6 @@ func (v Violation) String() string {
 		s += " (" + v.Detail + ")"
 	}
 	return s
-}
-
-func fmtMS(d time.Duration) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/1e6), "0"), ".") + "ms"
 }
 
 func joinIDs(ids []algo.ID, sep string) string {

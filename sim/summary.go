@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 )
 
@@ -214,7 +215,7 @@ func (s *Sim) disagreement() Violation {
 		parts = append(parts, "no node is live")
 	}
 	if len(parts) > maxListed {
-		parts = append(parts[:maxListed], fmt.Sprintf("… %s more leaders named", thousands(int64(len(parts)-maxListed))))
+		parts = append(parts[:maxListed], fmt.Sprintf("… %s more leaders named", human.Thousands(int64(len(parts)-maxListed))))
 	}
 	v.Detail = strings.Join(parts, "; ")
 	return v
@@ -259,5 +260,5 @@ func listIDs(ids []algo.ID, sep string) string {
 	if len(ids) <= maxListed {
 		return joinIDs(ids, sep)
 	}
-	return joinIDs(ids[:maxListed], sep) + " … (" + thousands(int64(len(ids))) + " in all)"
+	return joinIDs(ids[:maxListed], sep) + " … (" + human.Thousands(int64(len(ids))) + " in all)"
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
+	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // bright is the event log's styler for the detail box: the notes are the point there, so they
@@ -38,8 +39,8 @@ func (m *Model) detailBox(width, height, sel int) []string {
 		text = wrap("Nothing has happened yet: → runs one step, space plays, ? lists every key.", width)
 	default:
 		recs := m.ss.Steps()[m.log.rows[sel]].Records
-		d := export.Describe(recs, info, bright{styler{st}})
-		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, export.MS(d.At), d.Who, d.Event)
+		d := report.Describe(recs, info, bright{styler{st}})
+		title = fmt.Sprintf("#%d at %sms  %s %s", d.Step, human.MillisFixed(d.At), d.Who, d.Event)
 		notes := 0
 		if recs[0].Note != "" {
 			notes++

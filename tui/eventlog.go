@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/internal/human"
+	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // eventLog is the event log: the steps the filter shows, as rows, newest at the bottom, and the
@@ -170,16 +171,16 @@ func (m *Model) logPanel(l layout) []string {
 // selected row is marked ▸ (and reversed when the user selected it).
 func (m *Model) logLine(recs []sim.Record, width int, selected bool) string {
 	st := &m.st
-	var sty export.Styler = styler{st}
+	var sty report.Styler = styler{st}
 	if selected && m.log.cursor >= 0 {
-		sty = export.Plain{}
+		sty = report.Plain{}
 	}
-	d := export.Describe(recs, m.opts.Config.Algorithm, sty)
+	d := report.Describe(recs, m.opts.Config.Algorithm, sty)
 	mark := " "
 	if selected {
 		mark = "▸"
 	}
-	head := fmt.Sprintf("%9s %5s ", export.MS(d.At), fmt.Sprintf("#%d", d.Step))
+	head := fmt.Sprintf("%9s %5s ", human.MillisFixed(d.At), fmt.Sprintf("#%d", d.Step))
 	rest := fmt.Sprintf("%-6s ", d.Who) + d.Event
 	if len(d.Parts) > 0 {
 		rest += "  " + strings.Join(d.Parts, sty.Dim(" · "))

@@ -7,9 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // header is the title, the status line with its time bar, the message counts, and the split
@@ -47,7 +47,7 @@ func (m *Model) header() []string {
 		state = st.help.Render(fmt.Sprintf("stopped, %d steps/s", speeds[m.speed]))
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
-		export.MS(m.ss.Now())+"ms", len(m.ss.Steps()), state)
+		human.MillisFixed(m.ss.Now())+"ms", len(m.ss.Steps()), state)
 	if barWidth := m.width - ansi.StringWidth(status) - 3; barWidth >= 10 {
 		bar := m.bar
 		bar.Width = barWidth

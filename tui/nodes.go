@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // listAbove is the number of nodes above which a compact list replaces the ring.
@@ -26,9 +26,9 @@ func (m *Model) notBooted(n sim.NodeView) bool {
 // partition group.
 func (m *Model) label(n sim.NodeView, group string) string {
 	if n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused {
-		s := "▣" + export.ID(n.ID) + " " + strings.Fields(n.Role)[0]
+		s := "▣" + report.ID(n.ID) + " " + strings.Fields(n.Role)[0]
 		if n.Leader != 0 {
-			s += "→" + export.ID(n.Leader)
+			s += "→" + report.ID(n.Leader)
 		}
 		return s
 	}
@@ -36,13 +36,13 @@ func (m *Model) label(n sim.NodeView, group string) string {
 	if m.notBooted(n) {
 		g = notBooted
 	}
-	s := g + export.ID(n.ID)
+	s := g + report.ID(n.ID)
 	switch {
 	case n.Status == sim.Leader || n.Status == sim.Crashed || n.Leader == 0:
 	case n.Leader == n.ID:
 		s += "★" // paused, and still believes it leads
 	default:
-		s += "→" + export.ID(n.Leader)
+		s += "→" + report.ID(n.Leader)
 	}
 	if group != "" {
 		s += "/" + group
@@ -206,7 +206,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 		}
 	}
 	if n.Term != 0 {
-		state += fmt.Sprintf(" · %s %d", export.TermWord(info), n.Term)
+		state += fmt.Sprintf(" · %s %d", report.TermWord(info), n.Term)
 	}
 	if g := letter[n.ID]; g != "" {
 		state += " · group " + g
@@ -232,7 +232,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 	}
 	nFrom, nTo := 0, 0
 	for _, f := range flights {
-		kind := export.Kind(f.Msg, info, export.Plain{})
+		kind := report.Kind(f.Msg, info, report.Plain{})
 		switch {
 		case f.Msg.From == n.ID:
 			from, nFrom = add(from, kind, f.Msg.To), nFrom+1
@@ -249,7 +249,7 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 			slices.Sort(g.peers)
 			ids := make([]string, len(g.peers))
 			for i, id := range g.peers {
-				ids[i] = export.ID(id)
+				ids[i] = report.ID(id)
 			}
 			s = append(s, g.kind+arrow+strings.Join(ids, " "))
 		}
@@ -382,7 +382,7 @@ func (m *Model) flight(f sim.Flight) string {
 	if f.At >= 0 {
 		eta = "in " + fmtDur(f.At-m.ss.Now())
 	}
-	return fmt.Sprintf("%s %s %s", export.Kind(f.Msg, m.opts.Config.Algorithm, export.Plain{}), export.Link(f.Msg), eta)
+	return fmt.Sprintf("%s %s %s", report.Kind(f.Msg, m.opts.Config.Algorithm, report.Plain{}), report.Link(f.Msg), eta)
 }
 
 // groups returns the partition in force, as "A: 1 2 | B: 3 4 5", and each node's group letter.
@@ -401,7 +401,7 @@ func (m *Model) groups() (string, map[algo.ID]string) {
 		text += l + ":"
 		for _, id := range g {
 			letter[id] = l
-			text += " " + export.ID(id)
+			text += " " + report.ID(id)
 		}
 	}
 	return text, letter

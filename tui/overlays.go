@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/lipgloss"
 
+	"electsim/internal/human"
 	"electsim/internal/safetext"
-	"electsim/sim/export"
 )
 
 // fullHelp is what ? shows, in the middle of the screen.
@@ -47,7 +47,7 @@ func (m *Model) historyLines() []string {
 	var lines []string
 	for _, i := range m.ss.Says() {
 		r := steps[i].Records[0]
-		at := fmt.Sprintf("%12s ", export.MS(r.At)+"ms")
+		at := fmt.Sprintf("%12s ", human.MillisFixed(r.At)+"ms")
 		for k, l := range wrap("“"+safetext.Escape(r.Action.Text)+"”", m.width-len(at)) {
 			if k > 0 {
 				at = strings.Repeat(" ", len(at))

@@ -4,8 +4,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"electsim/report"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 // styles holds every lipgloss style of the TUI, made for one renderer: colour, or none at all
@@ -81,7 +81,7 @@ func (st styles) status(s sim.Status) lipgloss.Style {
 	return st.follower
 }
 
-// styler adapts styles to export.Styler, for the event log.
+// styler adapts styles to report.Styler, for the event log.
 type styler struct{ st *styles }
 
 func (s styler) Dim(x string) string   { return s.st.dim.Render(x) }
@@ -106,5 +106,5 @@ func glyph(s sim.Status) string {
 	if s == sim.Paused {
 		return "⏸"
 	}
-	return export.StatusGlyph(s)
+	return report.StatusGlyph(s)
 }

@@ -19,10 +19,10 @@ import (
 
 	"electsim/algo"
 	"electsim/network"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/session"
 	"electsim/sim"
-	"electsim/sim/export"
 )
 
 const ms = time.Millisecond
@@ -687,7 +687,7 @@ func TestSaveAsksBeforeReplacing(t *testing.T) {
 func jsonl(recs []sim.Record) string {
 	var b bytes.Buffer
 	for i := range recs {
-		b.Write(export.AppendJSON(nil, &recs[i]))
+		b.Write(report.AppendJSON(nil, &recs[i]))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,41 +11,39 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"electsim/algo"
+	"electsim/internal/human"
+	"electsim/internal/interrupt"
+	"electsim/report"
+	"electsim/report/diagram"
 	"electsim/sim"
 	"electsim/sim/bench"
 )
 
-// benchDefaults returns the sizes bench runs of algorithm name when --nodes is not given: as
-// large as its election goes in seconds. Bully and Lowest-ID cost n² messages; Raft's election
-// among thousands of nodes splits the vote again and again.
-func benchDefaults(name string) string {
-	switch name {
-	case "bully":
-		return "100,1000,2000"
-	case "ring":
-		return "1000,10000,100000"
-	}
-	return "100,1000"
+// benchFlags are the flags of electsim bench, as given.
+type benchFlags struct {
+	algos, nodes, engine, seed, budget, procs, svg string
+	json, noColor                                  bool
 }
 
-// benchCommand runs one election per algorithm, size and engine and reports its cost.
-func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
-	fs := newFlagSet("bench")
-	algos := fs.String("algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms(), ", "))
-	nodes := fs.String("nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
-	engine := fs.String("engine", "both", "goroutine, inline or both")
-	seed := fs.String("seed", "1", "seed of the ring's random ids and every other random choice")
-	budget := fs.String("max-messages", "20000000", "give up on a run that sends more messages than this before a leader is agreed")
-	procs := fs.String("procs", "", "GOMAXPROCS for the runs (default: 1 for the goroutine engine, which runs one goroutine at a time, and the machine's for inline)")
-	svg := fs.String("svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
-	var asJSON, noColor bool
-	boolVar(fs, &asJSON, "json", "", "print the results as one JSON object on stdout, and no table")
-	boolVar(fs, &noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
-	usage := func(w io.Writer) {
+func (f *benchFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.algos, "algo", "ring", "algorithms, comma-separated: "+strings.Join(bench.Algorithms(), ", "))
+	fs.StringVar(&f.nodes, "nodes", "", "node counts, comma-separated, e.g. 1000,10000,100000 (default: per algorithm, up to what runs in seconds)")
+	fs.StringVar(&f.engine, "engine", "both", "goroutine, inline or both")
+	fs.StringVar(&f.seed, "seed", "1", "seed of the ring's random ids and every other random choice")
+	fs.StringVar(&f.budget, "max-messages", "20000000", "give up on a run that sends more messages than this before a leader is agreed")
+	fs.StringVar(&f.procs, "procs", "", "GOMAXPROCS for the runs (default: 1 for the goroutine engine, which runs one goroutine at a time, and the machine's for inline)")
+	fs.StringVar(&f.svg, "svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
+	boolVar(fs, &f.json, "json", "", "print the results as one JSON object on stdout, and no table")
+	boolVar(fs, &f.noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
+}
+
+func benchUsage(fs *pflag.FlagSet) func(io.Writer) {
+	return func(w io.Writer) {
 		fmt.Fprintf(w, `Usage: electsim bench [flags]
 
 Runs one election from boot per algorithm, node count and engine, with the trace off, and
@@ -73,159 +70,203 @@ Examples:
   electsim bench --algo bully,ring --nodes 10,100,1k,10k,100k --engine inline --svg counts.svg
 `, fs.FlagUsages())
 	}
-	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
+}
+
+// benchPlan is what a bench measures: the flags parsed.
+type benchPlan struct {
+	names       []string         // algorithms, in the order given
+	sizes       map[string][]int // node counts, by algorithm
+	engines     []sim.Engine
+	seed        uint64
+	maxMessages int64
+	procs       int // GOMAXPROCS for every run; 0: each engine's default (see procsFor)
+}
+
+// maxProcs bounds --procs: GOMAXPROCS beyond a few hundred measures nothing but the runtime's
+// threads.
+const maxProcs = 256
+
+// plan parses the flags into what the bench measures.
+func (f *benchFlags) plan(fs *pflag.FlagSet) (benchPlan, error) {
+	var b benchPlan
+	var err error
+	if b.names, err = benchAlgorithms(f.algos); err != nil {
+		return b, err
+	}
+	switch f.engine {
+	case "both":
+		b.engines = []sim.Engine{sim.Goroutine, sim.Inline}
+	case "goroutine":
+		b.engines = []sim.Engine{sim.Goroutine}
+	case "inline":
+		b.engines = []sim.Engine{sim.Inline}
+	default:
+		return b, usagef("--engine %s: expected goroutine, inline or both", f.engine)
+	}
+	if b.seed, err = strconv.ParseUint(f.seed, 10, 64); err != nil {
+		return b, usagef("--seed %s: expected a whole number, 0 or more", f.seed)
+	}
+	if b.maxMessages, err = parseCount(f.budget); err != nil || b.maxMessages <= 0 {
+		return b, usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", f.budget)
+	}
+	if fs.Changed("procs") {
+		n, err := strconv.Atoi(f.procs)
+		if err != nil || n < 1 || n > maxProcs {
+			return b, usagef("--procs %s: expected a number of processors from 1 to %d (this machine has %d)", f.procs, maxProcs, runtime.NumCPU())
+		}
+		b.procs = n
+	}
+	b.sizes = map[string][]int{}
+	for _, name := range b.names {
+		b.sizes[name] = bench.DefaultSizes(name)
+		if fs.Changed("nodes") {
+			if b.sizes[name], err = parseSizes(f.nodes); err != nil {
+				return b, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// procsFor is GOMAXPROCS for a run on engine e: --procs, or 1 for the goroutine engine (it runs
+// one goroutine at a time) and the machine's for inline.
+func (b *benchPlan) procsFor(e sim.Engine) int {
+	switch {
+	case b.procs > 0:
+		return b.procs
+	case e == sim.Goroutine:
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// benchCommand runs one election per algorithm, size and engine and reports its cost.
+func benchCommand(args []string, stdout, stderr io.Writer, getenv env) error {
+	fs := newFlagSet("bench")
+	var f benchFlags
+	f.register(fs)
+	if help, err := parseFlags(fs, args, stdout, benchUsage(fs)); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (see -h)", fs.Arg(0))
 	}
-	names, err := benchAlgorithms(*algos)
+	b, err := f.plan(fs)
 	if err != nil {
 		return err
 	}
-	var engines []sim.Engine
-	switch *engine {
-	case "both":
-		engines = []sim.Engine{sim.Goroutine, sim.Inline}
-	case "goroutine":
-		engines = []sim.Engine{sim.Goroutine}
-	case "inline":
-		engines = []sim.Engine{sim.Inline}
-	default:
-		return usagef("--engine %s: expected goroutine, inline or both", *engine)
-	}
-	s, err := strconv.ParseUint(*seed, 10, 64)
-	if err != nil {
-		return usagef("--seed %s: expected a whole number, 0 or more", *seed)
-	}
-	maxMsgs, err := parseCount(*budget)
-	if err != nil || maxMsgs <= 0 {
-		return usagef("--max-messages %s: expected a positive whole number, e.g. 20000000 or 20m", *budget)
-	}
-	// GOMAXPROCS beyond a few hundred measures nothing but the runtime's threads.
-	const maxProcs = 256
-	procsFor := func(e sim.Engine) int {
-		if e == sim.Goroutine {
-			return 1
-		}
-		return runtime.GOMAXPROCS(0)
-	}
-	if fs.Changed("procs") {
-		n, err := strconv.Atoi(*procs)
-		if err != nil || n < 1 || n > maxProcs {
-			return usagef("--procs %s: expected a number of processors from 1 to %d (this machine has %d)", *procs, maxProcs, runtime.NumCPU())
-		}
-		procsFor = func(sim.Engine) int { return n }
-	}
-	sizes := map[string][]int{}
-	for _, name := range names {
-		list := *nodes
-		if !fs.Changed("nodes") {
-			list = benchDefaults(name)
-		}
-		if sizes[name], err = parseSizes(list); err != nil {
-			return err
-		}
-	}
-
 	if getenv(benchChildEnv) != "" {
-		// A child of a bench: one election, measured alone in this process.
-		if len(names) != 1 || len(sizes[names[0]]) != 1 || len(engines) != 1 {
-			return fmt.Errorf("a bench child measures one algorithm, size and engine")
-		}
-		name, n, e := names[0], sizes[names[0]][0], engines[0]
-		o := bench.Options{MaxMessages: maxMsgs}
-		if isTerminal(stderr) {
-			o.Progress = progressLine(stderr, name, n, e)
-		}
-		r, err := bench.Measure(name, n, s, e, o)
-		if isTerminal(stderr) {
-			fmt.Fprint(stderr, "\r\x1b[K")
-		}
-		if err != nil {
-			return usagef("--nodes %d: %v", n, err)
-		}
-		r.Procs = runtime.GOMAXPROCS(0)
-		return json.NewEncoder(stdout).Encode(r)
+		return measureChild(&b, stdout, stderr)
 	}
-	if fs.Changed("svg") && !slices.ContainsFunc(names, func(n string) bool { return n == "bully" || n == "ring" }) {
-		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", *svg)
+	if fs.Changed("svg") && !slices.ContainsFunc(b.names, func(n string) bool { return n == "bully" || n == "ring" }) {
+		return usagef("--svg %s: the plot shows Bully's and the ring's counts; add bully or ring to --algo", f.svg)
 	}
 
 	// Interrupted, bench kills the child measuring and removes the plot in progress.
-	cl := &cleanup{}
-	stop := cl.onInterrupt()
+	cl := &interrupt.Cleanup{}
+	stop := cl.Watch()
 	defer stop()
 	var plot *outFile
 	if fs.Changed("svg") {
-		if *svg == "-" {
+		if f.svg == "-" {
 			return usagef("--svg -: write the plot to a file; stdout has the table")
 		}
-		if plot, err = createOut("--svg", *svg, cl); err != nil {
+		if plot, err = createOut("--svg", f.svg, cl); err != nil {
 			return err
 		}
 		defer plot.Abort()
 	}
 
-	p := colorFor(stdout, noColor, getenv)
+	p := colorFor(stdout, f.noColor, getenv)
+	results, err := measureAll(&b, f.json, stdout, stderr, p, cl)
+	if err != nil {
+		return err
+	}
+	if plot != nil {
+		if err := diagram.PlotCounts(plot, results); err != nil {
+			return fmt.Errorf("--svg %s: %w", f.svg, err)
+		}
+		if err := plot.Commit(); err != nil {
+			return fmt.Errorf("--svg %s: %w", f.svg, err)
+		}
+	}
+	if f.json {
+		if err := report.WriteBenchJSON(stdout, results); err != nil {
+			return err
+		}
+		return benchVerdict(stderr, p, results, true)
+	}
+	report.WriteBenchFootnote(stdout, p)
+	return benchVerdict(stdout, p, results, false)
+}
+
+// measureAll measures every election of plan b, each in a child process, and — unless asJSON —
+// prints each algorithm's table as its runs are done.
+func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p report.Palette, cl *interrupt.Cleanup) ([]bench.Result, error) {
 	var results []bench.Result
 	if !asJSON {
-		fmt.Fprintln(stdout, p.Bold("electsim bench")+" · "+machine())
+		report.WriteBenchHeading(stdout, p)
 	}
-	for _, name := range names {
+	for _, name := range b.names {
 		if !asJSON {
-			fmt.Fprintf(stdout, "\n%s\n", p.Heading(benchTitle(name)))
+			report.WriteBenchTitle(stdout, p, name)
 		}
 		var rows []bench.Result
-		for _, n := range sizes[name] {
-			for _, e := range engines {
-				r, err := measureAlone(name, n, s, e, maxMsgs, procsFor(e), stderr, cl)
+		for _, n := range b.sizes[name] {
+			for _, e := range b.engines {
+				r, err := measureAlone(name, n, b.seed, e, b.maxMessages, b.procsFor(e), stderr, cl)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				rows = append(rows, r)
 				results = append(results, r)
 			}
 		}
 		if !asJSON {
-			writeBenchTable(stdout, p, rows)
+			report.WriteBenchTable(stdout, p, rows)
 		}
 	}
-	if plot != nil {
-		if err := bench.PlotCounts(plot, results); err != nil {
-			return fmt.Errorf("--svg %s: %v", *svg, err)
-		}
-		if err := plot.Commit(); err != nil {
-			return fmt.Errorf("--svg %s: %v", *svg, err)
+	return results, nil
+}
+
+// measureChild is a child of a bench: it measures the one election of plan b in this process
+// and prints it as JSON.
+func measureChild(b *benchPlan, stdout, stderr io.Writer) error {
+	if len(b.names) != 1 || len(b.sizes[b.names[0]]) != 1 || len(b.engines) != 1 {
+		return fmt.Errorf("a bench child measures one algorithm, size and engine")
+	}
+	name, n, e := b.names[0], b.sizes[b.names[0]][0], b.engines[0]
+	o := bench.Options{MaxMessages: b.maxMessages}
+	if isTerminal(stderr) {
+		line := report.NewProgress(stderr, time.Now, 0)
+		o.Progress = func(virtual time.Duration, sent int64) {
+			line.Show(func(elapsed time.Duration) string {
+				return report.MeasureProgressText(name, n, e, virtual, sent, elapsed)
+			})
 		}
 	}
-	if asJSON {
-		if err := writeBenchJSON(stdout, results); err != nil {
-			return err
-		}
-		return benchVerdict(stderr, p, results, true)
+	r, err := bench.Measure(name, n, b.seed, e, o)
+	if isTerminal(stderr) {
+		fmt.Fprint(stderr, "\r\x1b[K")
 	}
-	fmt.Fprintln(stdout, p.Dim("\nprocs: GOMAXPROCS during the run (the goroutine engine runs one goroutine at a time: a second processor\nonly adds wake-ups); wall: setting up and running the election; heap: the most live heap and\ngoroutine stacks seen; RSS: the process's peak during the run."))
-	return benchVerdict(stdout, p, results, false)
+	if err != nil {
+		return usagef("--nodes %d: %v", n, err)
+	}
+	r.Procs = runtime.GOMAXPROCS(0)
+	return json.NewEncoder(stdout).Encode(r)
 }
 
 // benchVerdict says which counts differ from their theory, if any — after the table, or on
 // stderr after the JSON — and then returns failedError (exit 1).
-func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) error {
-	var misses []string
-	for _, r := range results {
-		for _, m := range r.Misses() {
-			misses = append(misses, fmt.Sprintf("%s, %s nodes, %s engine: %s", r.Algorithm, bench.Thousands(int64(r.Nodes)), r.Engine, m))
-		}
-	}
+func benchVerdict(w io.Writer, p report.Palette, results []bench.Result, asJSON bool) error {
+	misses := report.BenchMisses(results)
 	switch {
 	case len(misses) == 0:
 		return nil
 	case asJSON:
 		fmt.Fprintf(w, "electsim bench: a count differs from the theory: %s\n", strings.Join(misses, "; "))
 	default:
-		fmt.Fprintf(w, "\n%s a count differs from the theory — a bug in the algorithm, the engine or the oracle: %s\n",
-			p.Red("✗"), strings.Join(misses, "; "))
+		report.WriteBenchMisses(w, p, misses)
 	}
 	return failedError{}
 }
@@ -235,15 +276,13 @@ func benchVerdict(w io.Writer, p palette, results []bench.Result, asJSON bool) e
 // in memory — the Go runtime keeps freed memory for a while — does not count in the next.
 const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 
-// measureAlone measures one election in a child process with GOMAXPROCS procs. Progress, on a
-// terminal, is the child's to draw on stderr. The child dies with bench: killed if bench is
-// interrupted (cl), and, on Linux, at once if bench dies any other way, even by SIGKILL (see
-// childDies). A child ended by an interrupt — ctrl+c reaches it with bench — ends bench as
-// the interrupt would.
-func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *cleanup) (bench.Result, error) {
+// measureAlone measures one election in a child process with GOMAXPROCS procs, which dies
+// with bench (see interrupt.Cleanup.Run). Progress, on a terminal, is the child's to draw on
+// stderr.
+func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %v", err)
+		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %w", err)
 	}
 	cmd := exec.Command(exe, "bench", "--algo", name, "--nodes", strconv.Itoa(n), "--engine", e.String(),
 		"--seed", strconv.FormatUint(seed, 10), "--max-messages", strconv.FormatInt(maxMsgs, 10))
@@ -251,61 +290,18 @@ func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, 
 	cmd.Stderr = stderr
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	cmd.SysProcAttr = childDies()
-	// The parent-death signal is tied to the thread that starts the child: that thread must
-	// live as long as the child does.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cmd.Start(); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: cannot start: %v", name, bench.Thousands(int64(n)), e, err)
-	}
-	cl.addChild(cmd.Process)
-	err = cmd.Wait()
-	cl.forgetChild(cmd.Process)
-	if s, ok := interruptedBy(err); ok {
-		cl.exit(s)
-	}
-	if err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine failed: %v", name, bench.Thousands(int64(n)), e, err)
+	what := fmt.Sprintf("measuring %s among %s nodes on the %s engine", name, human.Thousands(int64(n)), e)
+	switch err := cl.Run(cmd); {
+	case err != nil && cmd.Process == nil:
+		return bench.Result{}, fmt.Errorf("%s: cannot start: %w", what, err)
+	case err != nil:
+		return bench.Result{}, fmt.Errorf("%s failed: %w", what, err)
 	}
 	var r bench.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-		return bench.Result{}, fmt.Errorf("measuring %s among %s nodes on the %s engine: unreadable result: %v", name, bench.Thousands(int64(n)), e, err)
+		return bench.Result{}, fmt.Errorf("%s: unreadable result: %w", what, err)
 	}
 	return r, nil
-}
-
-// interruptedBy reports whether a child's error says it was ended by an interrupt, a
-// termination or a hang-up, and which.
-func interruptedBy(err error) (syscall.Signal, bool) {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return 0, false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() {
-		return 0, false
-	}
-	switch s := ws.Signal(); s {
-	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
-		return s, true
-	}
-	return 0, false
-}
-
-// progressLine returns a progress report that redraws one line on w.
-func progressLine(w io.Writer, name string, n int, e sim.Engine) func(time.Duration, int64) {
-	label := fmt.Sprintf("  %s · %s nodes · %s engine", name, bench.Thousands(int64(n)), e)
-	start := time.Now()
-	var last time.Time
-	return func(virtual time.Duration, sent int64) {
-		if time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		fmt.Fprintf(w, "\r\x1b[K%s … %s messages, %s virtual, %.1fs", label, bench.Thousands(sent),
-			algo.FormatDuration(virtual), time.Since(start).Seconds())
-	}
 }
 
 // benchAlgorithms parses --algo.
@@ -356,203 +352,6 @@ func parseCount(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func benchTitle(name string) string {
-	switch name {
-	case "bully":
-		return "Bully — the top node down from time 0, every other node booting into an election"
-	case "ring":
-		return "Chang–Roberts — random ids round the ring, every node initiating, no ACKs"
-	case "lowest-id":
-		return "Lowest-ID — from boot to the first agreed leader"
-	case "raft":
-		return "Raft — from boot to the first agreed leader"
-	}
-	return name
-}
-
-// writeBenchTable writes one algorithm's results: a row per size and engine.
-func writeBenchTable(w io.Writer, p palette, rows []bench.Result) {
-	if len(rows) == 0 {
-		return
-	}
-	kinds := benchKinds(rows[0])
-	theory := len(rows[0].Theory) > 0
-	header := []string{"nodes", "engine"}
-	for _, k := range kinds {
-		header = append(header, k)
-		if theory {
-			header = append(header, "theory")
-		}
-	}
-	header = append(header, "leader at", "procs", "wall", "msgs/s", "heap", "RSS")
-	table := [][]string{header}
-	var notes []string
-	for _, r := range rows {
-		row := []string{bench.Thousands(int64(r.Nodes)), r.Engine.String()}
-		notRun := r.Steps == 0 && r.Stopped != ""
-		for _, k := range kinds {
-			got := benchSent(r, k)
-			if notRun {
-				row = append(row, "—")
-				if theory {
-					th, _ := benchTheory(r, k)
-					row = append(row, bench.Thousands(th.Exact))
-				}
-				continue
-			}
-			row = append(row, bench.Thousands(got))
-			th, ok := benchTheory(r, k)
-			switch {
-			case !theory:
-			case !ok:
-				row = append(row, "—")
-			case th.Exact == got:
-				row = append(row, bench.Thousands(th.Exact)+" ✓")
-			default:
-				row = append(row, bench.Thousands(th.Exact)+" ✗")
-			}
-		}
-		at := "—"
-		if r.Elected >= 0 {
-			at = fmtVirtual(r.Elected)
-		}
-		if notRun {
-			row = append(row, "—", "—", "not run", "—", "—", "—")
-		} else {
-			row = append(row, at, strconv.Itoa(r.Procs), fmtWall(r.Wall), si(r.DeliveredPerSecond()), bytesText(r.PeakHeap), bytesText(r.PeakRSS))
-		}
-		table = append(table, row)
-		if r.Stopped != "" {
-			if notRun {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
-			} else {
-				notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", bench.Thousands(int64(r.Nodes)), r.Engine, r.Stopped))
-			}
-		}
-		for _, th := range r.Theory {
-			if th.Mean > 0 && r.Engine == rows[0].Engine {
-				notes = append(notes, fmt.Sprintf("%s nodes: %s %s — this ring's exact count; n·H_n = %s on average",
-					bench.Thousands(int64(r.Nodes)), bench.Thousands(th.Exact), th.Kind, bench.Thousands(int64(th.Mean+0.5))))
-			}
-		}
-	}
-	writeColumns(w, table)
-	for _, n := range notes {
-		fmt.Fprintln(w, p.Dim("  "+n))
-	}
-}
-
-// benchKinds are the kinds a table shows: those with a theory, else those sent at all.
-func benchKinds(r bench.Result) []string {
-	var kinds []string
-	for _, th := range r.Theory {
-		kinds = append(kinds, th.Kind)
-	}
-	if len(kinds) > 0 {
-		return kinds
-	}
-	for i, k := range r.Kinds {
-		if r.Sent[i] > 0 {
-			kinds = append(kinds, k)
-		}
-	}
-	return kinds
-}
-
-func benchSent(r bench.Result, kind string) int64 {
-	for i, k := range r.Kinds {
-		if k == kind {
-			return r.Sent[i]
-		}
-	}
-	return 0
-}
-
-func benchTheory(r bench.Result, kind string) (bench.Theory, bool) {
-	for _, th := range r.Theory {
-		if th.Kind == kind {
-			return th, true
-		}
-	}
-	return bench.Theory{}, false
-}
-
-// writeColumns writes rows as right-aligned columns (the first two left-aligned).
-func writeColumns(w io.Writer, rows [][]string) {
-	width := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		b.WriteString("  ")
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
-			if i == 1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-			b.WriteString("  ")
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
-// si writes a rate such as 1.3M or 850k.
-func si(x float64) string {
-	switch {
-	case x >= 1e6:
-		return fmt.Sprintf("%.1fM", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.0fk", x/1e3)
-	}
-	return fmt.Sprintf("%.0f", x)
-}
-
-func fmtWall(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d >= 10*time.Millisecond:
-		return fmt.Sprintf("%.0fms", float64(d)/float64(time.Millisecond))
-	}
-	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
-}
-
-// fmtVirtual writes a virtual time to four significant figures or so: 60ms, 189.0ms, 19.99s,
-// 33m20s.
-func fmtVirtual(d time.Duration) string {
-	switch {
-	case d >= time.Minute:
-		return d.Round(time.Second).String()
-	case d >= time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d%time.Millisecond == 0:
-		return fmt.Sprintf("%dms", d/time.Millisecond)
-	}
-	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
-}
-
-func bytesText(b uint64) string {
-	switch {
-	case b == 0:
-		return "—"
-	case b >= 10<<20:
-		return fmt.Sprintf("%dMB", b>>20)
-	case b >= 1000<<10:
-		return fmt.Sprintf("%.1fMB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%dkB", b>>10)
-}
-
-// machine describes where the figures come from.
-func machine() string {
-	return fmt.Sprintf("%s %s/%s · %d cores", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-}
-
 func isTerminal(w io.Writer) bool {
 	f, ok := fileOf(w)
 	if !ok {
@@ -560,68 +359,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// benchJSON is what bench --json prints.
-type benchJSON struct {
-	Go      string            `json:"go"`
-	OS      string            `json:"os"`
-	Arch    string            `json:"arch"`
-	CPUs    int               `json:"cpus"`
-	Results []benchResultJSON `json:"results"`
-}
-
-type benchResultJSON struct {
-	Algorithm  string                     `json:"algorithm"`
-	Nodes      int                        `json:"nodes"`
-	Engine     string                     `json:"engine"`
-	Seed       uint64                     `json:"seed"`
-	GOMAXPROCS int                        `json:"gomaxprocs"`
-	Messages   messagesSentDeliveredJSON  `json:"messages"`
-	Theory     map[string]benchTheoryJSON `json:"theory"`
-	Leader     *algo.ID                   `json:"leader"`
-	LeaderAtMS *float64                   `json:"leader_at_ms"`
-	Steps      int                        `json:"steps"`
-	Stopped    string                     `json:"stopped,omitempty"`
-	WallMS     float64                    `json:"wall_ms"`
-	PerSecond  float64                    `json:"delivered_per_second"`
-	PeakHeap   uint64                     `json:"peak_heap_bytes"`
-	PeakRSS    uint64                     `json:"peak_rss_bytes"`
-}
-
-type messagesSentDeliveredJSON struct {
-	Sent      counts `json:"sent"`
-	Delivered counts `json:"delivered"`
-}
-
-type benchTheoryJSON struct {
-	Exact   int64    `json:"exact"`
-	Mean    *float64 `json:"mean,omitempty"`
-	Formula string   `json:"formula"`
-}
-
-func writeBenchJSON(w io.Writer, results []bench.Result) error {
-	out := benchJSON{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
-		Results: []benchResultJSON{}}
-	for _, r := range results {
-		j := benchResultJSON{Algorithm: r.Algorithm, Nodes: r.Nodes, Engine: r.Engine.String(), Seed: r.Seed, GOMAXPROCS: r.Procs,
-			Messages: messagesSentDeliveredJSON{Sent: counts{r.Kinds, r.Sent}, Delivered: counts{r.Kinds, r.Delivered}},
-			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
-			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
-			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS}
-		if r.Leader != 0 {
-			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
-			j.Leader, j.LeaderAtMS = &leader, &at
-		}
-		for _, th := range r.Theory {
-			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note}
-			if th.Mean > 0 {
-				mean := th.Mean
-				tj.Mean = &mean
-			}
-			j.Theory[th.Kind] = tj
-		}
-		out.Results = append(out.Results, j)
-	}
-	return json.NewEncoder(w).Encode(out)
 }

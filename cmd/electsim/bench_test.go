@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"electsim/report"
 	"electsim/sim"
 	"electsim/sim/bench"
 )
@@ -119,14 +120,14 @@ func TestBenchVerdict(t *testing.T) {
 		Kinds: []string{"ELECTION", "ELECTED"}, Sent: []int64{7654, 999},
 		Theory: []bench.Theory{{Kind: "ELECTION", Exact: 7654}, {Kind: "ELECTED", Exact: 1000}}}
 	var out strings.Builder
-	err := benchVerdict(&out, palette{}, []bench.Result{r}, false)
+	err := benchVerdict(&out, report.Plain{}, []bench.Result{r}, false)
 	if !errors.As(err, new(failedError)) ||
 		out.String() != "\n✗ a count differs from the theory — a bug in the algorithm, the engine or the oracle: ring, 1,000 nodes, inline engine: ELECTED 999 ≠ 1,000\n" {
 		t.Errorf("a miss: %v, %q", err, out.String())
 	}
 	out.Reset()
 	r.Sent[1] = 1000
-	if err := benchVerdict(&out, palette{}, []bench.Result{r}, true); err != nil || out.Len() != 0 {
+	if err := benchVerdict(&out, report.Plain{}, []bench.Result{r}, true); err != nil || out.Len() != 0 {
 		t.Errorf("no miss: %v, %q", err, out.String())
 	}
 }

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"electsim/algo"
+	"electsim/internal/human"
+	"electsim/internal/interrupt"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
 	"electsim/sim/check"
@@ -22,23 +22,18 @@ import (
 // maxRuns bounds --runs: a day of checking at the speeds measured here.
 const maxRuns = 100_000_000
 
-// defaultRuns is how many runs a check does, and matrixRuns how many a cell of the matrix does,
-// unless --runs says otherwise.
-const (
-	defaultRuns = 1000
-	matrixRuns  = 300
-)
-
 // checkFlags are the flags of electsim check beyond the run flags.
 type checkFlags struct {
 	faults, property, runs, out string
 	matrix, json                bool
+
+	faultSet check.Faults // --faults, parsed
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.faults, "faults", "", "fault classes to inject: "+strings.Join(check.FaultNames(), ",")+" (any of them, comma-separated), or none")
 	fs.StringVar(&f.property, "property", "", "the property to check: at-most-one-leader (default), one-leader-per-term, agreement, eventual-leader, no-stale-write (lease)")
-	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("how many random schedules to run (default %d; %d a cell with --matrix)", defaultRuns, matrixRuns))
+	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("how many random schedules to run (default %d; %d a cell with --matrix)", check.DefaultRuns, check.DefaultMatrixRuns))
 	fs.StringVar(&f.out, "out", "", "write the shrunk counterexample to `FILE` as a scenario that electsim run and electsim tui replay")
 	boolVar(fs, &f.matrix, "matrix", "", "check every algorithm under every fault class and print the property matrix")
 	boolVar(fs, &f.json, "json", "", "print the result as one JSON object on stdout")
@@ -66,6 +61,8 @@ Examples:
 	}
 }
 
+// checkCommand is electsim check: a property under random fault schedules (or, with --matrix,
+// every algorithm under every fault class).
 func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlagSet("check")
 	var rf runFlags
@@ -82,69 +79,24 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if fs.NArg() > 0 {
 		return usagef("check takes no scenario: it draws its own schedules (got %q); electsim run plays a scenario", fs.Args())
 	}
-	runs := defaultRuns
-	if cf.matrix {
-		runs = matrixRuns
-	}
-	if fs.Changed("runs") {
-		n, err := strconv.Atoi(cf.runs)
-		if err != nil || n < 1 || n > maxRuns {
-			return usagef("--runs %s: expected a number of runs from 1 to %d, e.g. --runs 1000", cf.runs, maxRuns)
-		}
-		runs = n
+	runs, err := cf.runCount(fs)
+	if err != nil {
+		return err
 	}
 	if cf.matrix {
 		return matrixCommand(fs, &rf, &cf, runs, stdout, stderr, getenv)
 	}
-
-	cfg, err := rf.apply(fs, unbounded())
+	c, err := newCheck(fs, &rf, &cf, runs, stderr)
 	if err != nil {
 		return err
 	}
-	property := sim.AtMostOneLeader
-	if fs.Changed("property") {
-		if err := check.ValidateProperty(cfg.Algorithm, cf.property); err != nil {
-			return usagef("--property %s: %v", cf.property, err)
-		}
-		property = cf.property
-	}
-	if !fs.Changed("faults") {
-		return usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
-	}
-	faults, err := check.ParseFaults(cf.faults)
-	if err != nil {
-		return usagef("--faults %s: %v", cf.faults, err)
-	}
-	if !fs.Changed("run") {
-		cfg.RunFor = 0 // the check's own default: the fault window and the settle time
-	}
-	if !fs.Changed("engine") {
-		cfg.Engine = sim.Inline
-	}
-	c, err := check.New(check.Options{Base: cfg, Faults: faults, Property: property, Runs: runs})
-	if err != nil {
-		if fs.Changed("run") {
-			return usagef("--run %s: %v", rf.runFor, err)
-		}
-		return usagef("%v", err)
-	}
-	for _, text := range rf.ats {
-		if a, err := scenarios.ParseAt(text, scenarios.NewMembers(cfg.IDs)); err == nil && a.At > c.RunFor() {
-			return usagef("--at '%s': %s is after the end of a run (%s); lengthen the runs with --run",
-				text, algo.FormatDuration(a.At), span(c.RunFor()))
-		}
-	}
-	for _, w := range cfg.Warnings() {
-		fmt.Fprintf(stderr, "electsim: warning: %s\n", w)
-	}
-
 	var out *outFile
 	if fs.Changed("out") {
 		if cf.out == "-" {
 			return usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
 		}
-		temp := &cleanup{}
-		stop := temp.onInterrupt()
+		temp := &interrupt.Cleanup{}
+		stop := temp.Watch()
 		defer stop()
 		if out, err = createOut("--out", cf.out, temp); err != nil {
 			return err
@@ -153,193 +105,146 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	p := colorFor(stdout, rf.noColor, getenv)
-	repro := reproduceCommand(fs, &rf, cfg, faults, property)
 	if !cf.json {
-		checkHeader(stdout, p, c, faults, runs)
+		report.WriteCheckHeading(stdout, p, c, cf.faultSet, runs)
 	}
-	bar := newProgressBar(stderr, getenv)
-	start := time.Now()
-	res := c.Run(func(done, failed int) {
-		bar.show(func() string {
-			return fmt.Sprintf("%s %d/%d runs · %s", bar.bar(done, runs), done, runs, plural(failed, "violation"))
-		})
-	})
-	bar.clear()
-	elapsed := time.Since(start)
-
-	var cx *check.Counterexample
-	var shrinkTime time.Duration
-	if len(res.Failures) > 0 {
-		start := time.Now()
-		x := c.Shrink(res.Failures[0])
-		cx, shrinkTime = &x, time.Since(start)
+	found := runCheck(c, runs, newProgress(stderr, getenv), reproduceCommand(fs, &rf, c.Base(), cf.faultSet, c.Property()))
+	written, err := found.write(out, cf.out, c.Property(), stderr)
+	if err != nil {
+		return err
 	}
-	written := ""
-	switch {
-	case out != nil && cx != nil:
-		name := strings.TrimSuffix(filepath.Base(cf.out), ".scn")
-		sc := counterexampleScenario(name, cx, reproduceRun(repro, res.Failures[0].Seed))
-		if err := replays(sc, cx); err != nil {
-			panic(err.Error()) // a bug: the guard reports it in one line
-		}
-		if _, err := io.WriteString(out, scenarios.Format(sc)); err != nil {
-			return fmt.Errorf("--out %s: %v", cf.out, err)
-		}
-		if err := out.Commit(); err != nil {
-			return err
-		}
-		written = cf.out
-	case out != nil:
-		fmt.Fprintf(stderr, "electsim check: no run broke %s, so there is no counterexample; %s was not written\n", property, cf.out)
-	}
-
 	if cf.json {
-		if err := writeJSON(stdout, checkJSONOf(c, faults, res, cx, repro, written, elapsed)); err != nil {
-			return err
-		}
+		err = report.WriteJSON(stdout, report.CheckJSONOf(c, cf.faultSet, found.res, found.cx, found.reproduce, written, found.elapsed))
 	} else {
-		checkReport(stdout, p, c, res, cx, repro, written)
+		report.WriteCheck(stdout, p, c, found.res, found.cx, found.reproduce, written)
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, p.Dim(wallClock(res.Runs, elapsed, shrinkTime)))
+		fmt.Fprintln(stdout, p.Dim(report.WallClock(found.res.Runs, found.elapsed, found.shrinking)))
 	}
-	if res.Failed > 0 {
+	if err == nil && found.res.Failed > 0 {
 		return failedError{}
 	}
-	return nil
+	return err
 }
 
-// unbounded is the empty scenario the run flags apply to, with no end of its own: a check's
-// runs are as long as the fault window and the settle time (checked once they are known).
-func unbounded() *scenarios.Scenario {
-	sc := scenarios.New("")
-	sc.RunFor = algo.MaxDuration
-	return sc
-}
-
-// checkHeader prints what is being checked.
-func checkHeader(w io.Writer, p palette, c *check.Check, faults check.Faults, runs int) {
-	cfg := c.Base()
-	fmt.Fprintln(w, p.Bold(fmt.Sprintf("electsim check · %s · %s (%s) · faults: %s · property: %s",
-		cfg.Algorithm.Name, plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs), faults, c.Property())))
-	parts := []string{
-		fmt.Sprintf("%s from seed %d", plural(runs, "run"), cfg.Seed),
-		fmt.Sprintf("each %s: faults in the first %s, then %s to settle", span(c.RunFor()), span(c.Window()), span(c.Settle())),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	for _, k := range cfg.Params.Keys() {
-		prm, _ := cfg.Algorithm.Param(k)
-		parts = append(parts, k+" "+algo.FormatValue(prm.Kind, cfg.Params[k]))
-	}
-	parts = append(parts, cfg.Engine.String()+" engine")
-	fmt.Fprintln(w, strings.Join(parts, " · "))
-	fmt.Fprintln(w)
-}
-
-// checkReport prints the verdict, and the counterexample before and after shrinking.
-func checkReport(w io.Writer, p palette, c *check.Check, res check.Result, cx *check.Counterexample, repro, written string) {
-	if res.Halted > 0 {
-		h := res.FirstHalted
-		fmt.Fprintf(w, "%s %s stopped early and went unjudged; the first is run %d (seed %d): %s\n",
-			p.Red("!"), plural(res.Halted, "run"), h.Run, h.Seed, h.Why)
-	}
-	if cx == nil {
-		judged := res.Runs - res.Halted
-		all := fmt.Sprintf("all %d runs", judged)
-		if judged == 1 {
-			all = "the one run"
+// runCount returns how many runs a check does: --runs, or the default (a cell's with --matrix).
+func (f *checkFlags) runCount(fs *pflag.FlagSet) (int, error) {
+	if !fs.Changed("runs") {
+		if f.matrix {
+			return check.DefaultMatrixRuns, nil
 		}
-		fmt.Fprintf(w, "%s %s held in %s.\n", p.Green("✓"), c.Property(), all)
-		return
+		return check.DefaultRuns, nil
 	}
-	first := res.Failures[0]
-	if res.Runs == 1 {
-		fmt.Fprintf(w, "%s %s broke in the one run (seed %d).\n", p.Red("✗"), c.Property(), first.Seed)
-	} else {
-		fmt.Fprintf(w, "%s %s broke in %d of %d runs; the first is run %d (seed %d).\n",
-			p.Red("✗"), c.Property(), res.Failed, res.Runs, first.Run, first.Seed)
+	n, err := strconv.Atoi(f.runs)
+	if err != nil || n < 1 || n > maxRuns {
+		return 0, usagef("--runs %s: expected a number of runs from 1 to %d, e.g. --runs 1000", f.runs, maxRuns)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading("As drawn — "+sizeText(cx.Original.Size())))
-	printSchedule(w, p, cx.Original.Actions)
-	fmt.Fprintln(w, "  "+p.Red("→ "+first.Violation.String()))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Shrunk in %s — %s", plural(cx.Runs, "run"), sizeText(cx.Schedule.Size()))))
-	if !cx.Schedule.Size().Less(cx.Original.Size()) {
-		fmt.Fprintln(w, p.Dim("  (no smaller schedule breaks it)"))
-	}
-	if len(cx.Schedule.IDs) != len(cx.Original.IDs) {
-		fmt.Fprintf(w, "  %s %s\n", p.Dim("nodes"), scenarios.NewMembers(cx.Schedule.IDs))
-	}
-	printSchedule(w, p, cx.Schedule.Actions)
-	fmt.Fprintln(w, "  "+p.Red("→ "+cx.Violation.String()))
-	if cx.Narration.Text != "" {
-		fmt.Fprintln(w, "  "+p.Say("“"+cx.Narration.Text+"”"))
-	}
-	fmt.Fprintln(w)
-	if written != "" {
-		fmt.Fprintf(w, "Wrote %s: electsim run %s replays it, electsim tui %s steps through it.\n", written, written, written)
-	} else {
-		fmt.Fprintf(w, "Reproduce it: %s --out counterexample.scn\n", reproduceRun(repro, first.Seed))
-		fmt.Fprintln(w, "then replay it with electsim run counterexample.scn, or step through it with electsim tui counterexample.scn.")
-	}
+	return n, nil
 }
 
-func sizeText(z check.Size) string {
-	return fmt.Sprintf("%s, %s, run %s", plural(z.Actions, "action"), plural(z.Nodes, "node"), span(z.RunFor))
+// newCheck prepares the check the flags describe — the run flags applied to an empty run, the
+// property, the faults (kept in f.faultSet) — and warns on stderr of the timing assumptions
+// its runs break.
+func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr io.Writer) (*check.Check, error) {
+	cfg, err := checkBase(fs, rf)
+	if err != nil {
+		return nil, err
+	}
+	property := sim.AtMostOneLeader
+	if fs.Changed("property") {
+		if err := check.ValidateProperty(cfg.Algorithm, f.property); err != nil {
+			return nil, usagef("--property %s: %v", f.property, err)
+		}
+		property = f.property
+	}
+	if !fs.Changed("faults") {
+		return nil, usagef("--faults: say which faults to inject, e.g. --faults crash,partition (classes: %s; or none)", strings.Join(check.FaultNames(), ", "))
+	}
+	if f.faultSet, err = check.ParseFaults(f.faults); err != nil {
+		return nil, usagef("--faults %s: %v", f.faults, err)
+	}
+	c, err := check.New(check.Options{Base: cfg, Faults: f.faultSet, Property: property, Runs: runs})
+	if err != nil {
+		if fs.Changed("run") {
+			return nil, usagef("--run %s: %v", rf.runFor, err)
+		}
+		return nil, usagef("%v", err)
+	}
+	for _, text := range rf.ats {
+		if a, err := scenarios.ParseAt(text, scenarios.NewMembers(cfg.IDs)); err == nil && a.At > c.RunFor() {
+			return nil, usagef("--at '%s': %s is after the end of a run (%s); lengthen the runs with --run",
+				text, algo.FormatDuration(a.At), human.Seconds(c.RunFor()))
+		}
+	}
+	printWarnings(stderr, cfg.Warnings(), nil)
+	return c, nil
 }
 
-// printSchedule prints actions as a scenario writes them: "at 300ms  crash 5".
-func printSchedule(w io.Writer, p palette, actions []sim.Action) {
-	if len(actions) == 0 {
-		fmt.Fprintln(w, p.Dim("  (no actions)"))
-	}
-	for _, a := range actions {
-		fmt.Fprintf(w, "  at %-9s %s\n", atText(a.At), p.Fault(a.String()))
-	}
+// checkFound is what a check found: its result, its first failure shrunk and the command that
+// reproduces it, and the wall-clock time each took.
+type checkFound struct {
+	res                check.Result
+	cx                 *check.Counterexample // nil: no run broke the property
+	reproduce          string                // the command that runs the first failure again
+	elapsed, shrinking time.Duration
 }
 
-// span writes a length of virtual time: "3.3s", "150ms", "56.04ms".
-func span(d time.Duration) string {
-	if ms := int64(d / time.Millisecond); ms >= 1000 && d%time.Millisecond == 0 {
-		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%d.%03d", ms/1000, ms%1000), "0"), ".") + "s"
+// runCheck runs check c, showing its progress (nil: not shown), and shrinks its first failure;
+// repro is the command that reproduces a run, less its seed.
+func runCheck(c *check.Check, runs int, progress *report.Progress, repro string) checkFound {
+	var found checkFound
+	start := time.Now()
+	found.res = c.Run(func(done, failed int) {
+		progress.Show(func(time.Duration) string { return report.CheckProgressText(done, runs, failed) })
+	})
+	progress.Hide()
+	found.elapsed = time.Since(start)
+	if len(found.res.Failures) > 0 {
+		start := time.Now()
+		first := found.res.Failures[0]
+		cx := c.Shrink(first)
+		found.cx, found.shrinking = &cx, time.Since(start)
+		found.reproduce = reproduceRun(repro, first.Seed)
 	}
-	return fmtDur(d)
+	return found
 }
 
-func atText(d time.Duration) string {
-	if d == 0 {
-		return "0ms"
+// write writes the counterexample as a scenario to out (--out path), if there is one, and
+// returns the path written; when no run broke property, stderr says there is nothing to write.
+func (found *checkFound) write(out *outFile, path, property string, stderr io.Writer) (string, error) {
+	switch {
+	case out == nil:
+		return "", nil
+	case found.cx == nil:
+		fmt.Fprintf(stderr, "electsim check: no run broke %s, so there is no counterexample; %s was not written\n", property, path)
+		return "", nil
 	}
-	return algo.FormatDuration(d)
+	sc, err := found.cx.Scenario(strings.TrimSuffix(filepath.Base(path), ".scn"), found.reproduce)
+	if err != nil {
+		panic(err.Error()) // a bug: the guard reports it in one line
+	}
+	if _, err := io.WriteString(out, scenarios.Format(sc)); err != nil {
+		return "", fmt.Errorf("--out %s: %w", path, err)
+	}
+	if err := out.Commit(); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
-// wallClock is the one line of a check's output that depends on the machine, not the seed.
-func wallClock(runs int, elapsed, shrinking time.Duration) string {
-	s := fmt.Sprintf("wall clock: %s in %s, %s runs/s", plural(runs, "run"), roundWall(elapsed), runsPerSec(runs, elapsed))
-	if shrinking > 0 {
-		s += fmt.Sprintf(" · shrinking %s", roundWall(shrinking))
+// checkBase is the run every schedule of a check is added to: the run flags applied to an
+// empty run, on the inline engine unless --engine says otherwise. Its length is --run, else
+// the check's own: the fault window and the settle time.
+func checkBase(fs *pflag.FlagSet, rf *runFlags) (sim.Config, error) {
+	unbounded := scenarios.New("")
+	unbounded.RunFor = algo.MaxDuration // the runs' length is checked once it is known
+	cfg, err := rf.apply(fs, unbounded)
+	if !fs.Changed("run") {
+		cfg.RunFor = 0
 	}
-	return s
-}
-
-func roundWall(d time.Duration) time.Duration {
-	if d > time.Second {
-		return d.Round(10 * time.Millisecond)
+	if !fs.Changed("engine") {
+		cfg.Engine = sim.Inline
 	}
-	return d.Round(100 * time.Microsecond)
-}
-
-func runsPerSec(runs int, elapsed time.Duration) string {
-	if elapsed <= 0 {
-		return "∞"
-	}
-	return strconv.FormatFloat(float64(runs)/elapsed.Seconds(), 'f', 0, 64)
+	return cfg, err
 }
 
 // reproduceCommand is the command line that runs the failing run again — one run, with the
@@ -355,11 +260,7 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 	if property != sim.AtMostOneLeader {
 		parts = append(parts, "--property "+property)
 	}
-	for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
-		if fs.Changed(flag.name) {
-			parts = append(parts, "--"+flag.name+" "+flag.value)
-		}
-	}
+	parts = append(parts, rf.setupFlags(fs)...)
 	for _, kv := range rf.sets {
 		parts = append(parts, "--set "+kv)
 	}
@@ -369,76 +270,20 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 	return strings.Join(parts, " ")
 }
 
+// setupFlags are the network's flags and --run as given, for a command that reproduces a run.
+func (rf *runFlags) setupFlags(fs *pflag.FlagSet) []string {
+	var parts []string
+	for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
+		if fs.Changed(flag.name) {
+			parts = append(parts, "--"+flag.name+" "+flag.value)
+		}
+	}
+	return parts
+}
+
 // reproduceRun is reproduce with the seed of one run and --runs 1.
 func reproduceRun(repro string, seed uint64) string {
 	return fmt.Sprintf("%s --seed %d --runs 1", repro, seed)
-}
-
-// counterexampleScenario is the scenario --out writes: the shrunk run, its narration, and the
-// expectation that pins the violation; its title names the command that found it.
-func counterexampleScenario(name string, cx *check.Counterexample, foundBy string) *scenarios.Scenario {
-	cfg := cx.Config
-	sc := scenarios.FromConfig(name, cfg)
-	sc.Title = fmt.Sprintf("Counterexample: %s breaks %s — found by %s", cfg.Algorithm.Name, cx.Property, foundBy)
-	sc.Expects = []scenarios.Expectation{{Kind: scenarios.ExpectViolated, Property: cx.Expect, By: -1}}
-	return sc
-}
-
-// replays checks that the scenario, written and read back, shows the counterexample's violation
-// and meets its expectation — what electsim run FILE will show.
-func replays(sc *scenarios.Scenario, cx *check.Counterexample) error {
-	back, err := scenarios.Parse(sc.Name+".scn", []byte(scenarios.Format(sc)))
-	if err != nil {
-		return fmt.Errorf("check: the counterexample does not parse back: %v", err)
-	}
-	s, err := sim.New(back.Config())
-	if err != nil {
-		return fmt.Errorf("check: the counterexample does not run: %v", err)
-	}
-	sum, results := scenarios.Play(s, back.Expects, nil)
-	for _, r := range results {
-		if !r.OK {
-			return fmt.Errorf("check: the counterexample does not replay: %s — %s", r.Expectation, r.Detail)
-		}
-	}
-	for _, v := range sum.Violations {
-		if v.Property == cx.Expect && v.From == cx.Violation.From && slices.Equal(v.Nodes, cx.Violation.Nodes) {
-			return nil
-		}
-	}
-	return fmt.Errorf("check: the counterexample replays to other violations than %s", cx.Violation)
-}
-
-// progressBar draws a progress line on stderr when it is a terminal, at most ten times a second.
-type progressBar struct {
-	w    io.Writer
-	on   bool
-	last time.Time
-}
-
-func newProgressBar(stderr io.Writer, getenv env) *progressBar {
-	f, ok := fileOf(stderr)
-	return &progressBar{w: stderr, on: ok && term.IsTerminal(int(f.Fd())) && getenv("TERM") != "dumb"}
-}
-
-func (b *progressBar) show(line func() string) {
-	if !b.on || time.Since(b.last) < 100*time.Millisecond {
-		return
-	}
-	b.last = time.Now()
-	fmt.Fprintf(b.w, "\r\x1b[K%s", line())
-}
-
-func (b *progressBar) bar(done, total int) string {
-	const width = 30
-	full := width * done / max(total, 1)
-	return "[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "]"
-}
-
-func (b *progressBar) clear() {
-	if b.on && !b.last.IsZero() {
-		fmt.Fprint(b.w, "\r\x1b[K")
-	}
 }
 
 // --- the matrix -----------------------------------------------------------------------------
@@ -449,29 +294,21 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 			return usagef("--matrix checks every algorithm under every fault class, each with its property: leave out --%s (or leave out --matrix to check one)", name)
 		}
 	}
-	cfg, err := rf.apply(fs, unbounded())
+	cfg, err := checkBase(fs, rf)
 	if err != nil {
 		return err
-	}
-	if !fs.Changed("run") {
-		cfg.RunFor = 0
-	}
-	if !fs.Changed("engine") {
-		cfg.Engine = sim.Inline
 	}
 	if len(cfg.IDs) < 3 {
 		return usagef("--nodes %d: the matrix has rows for lease, which needs at least 3 nodes (4 for two candidates); expected --nodes 4 or more", len(cfg.IDs))
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
-	bar := newProgressBar(stderr, getenv)
+	progress := newProgress(stderr, getenv)
 	cells := len(check.Rows()) * len(check.Columns())
 	start := time.Now()
 	m, err := check.MeasureMatrix(check.MatrixOptions{Base: cfg, Runs: runs, Progress: func(cell, cells, done int) {
-		bar.show(func() string {
-			return fmt.Sprintf("%s cell %d/%d · %d/%d runs", bar.bar(cell*runs+done, cells*runs), cell+1, cells, done, runs)
-		})
+		progress.Show(func(time.Duration) string { return report.MatrixProgressText(cell, cells, done, runs) })
 	}})
-	bar.clear()
+	progress.Hide()
 	if err != nil {
 		if fs.Changed("run") {
 			return usagef("--run %s: %v", rf.runFor, err)
@@ -481,13 +318,13 @@ func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, st
 	elapsed := time.Since(start)
 	mx := matrixCommands(fs, rf, m)
 	if cf.json {
-		if err := writeJSON(stdout, matrixJSONOf(m, cfg, runs, mx, elapsed)); err != nil {
+		if err := report.WriteJSON(stdout, report.MatrixJSONOf(m, cfg, runs, mx, elapsed)); err != nil {
 			return err
 		}
 	} else {
-		matrixReport(stdout, p, m, cfg, runs, mx)
+		report.WriteMatrix(stdout, p, m, cfg, runs, mx)
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, p.Dim(wallClock(cells*runs, elapsed, 0)))
+		fmt.Fprintln(stdout, p.Dim(report.WallClock(cells*runs, elapsed, 0)))
 	}
 	if !m.Agrees() {
 		return failedError{}
@@ -517,274 +354,9 @@ func matrixCommands(fs *pflag.FlagSet, rf *runFlags, m *check.Matrix) [][]string
 			for _, s := range row.Params {
 				parts = append(parts, "--set "+s.Key+"="+s.Value)
 			}
-			for _, flag := range []struct{ name, value string }{{"delay", rf.delay}, {"drop", rf.drop}, {"fifo", rf.fifo}, {"run", rf.runFor}} {
-				if fs.Changed(flag.name) {
-					parts = append(parts, "--"+flag.name+" "+flag.value)
-				}
-			}
+			parts = append(parts, rf.setupFlags(fs)...)
 			out[r][col] = reproduceRun(strings.Join(parts, " "), cell.Failure.Seed)
 		}
-	}
-	return out
-}
-
-// matrixReport prints the matrix as a table, then each counterexample with its command.
-func matrixReport(w io.Writer, p palette, m *check.Matrix, cfg sim.Config, runs int, commands [][]string) {
-	parts := []string{
-		"electsim check --matrix",
-		fmt.Sprintf("%s (%s)", plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
-		fmt.Sprintf("%s a cell from seed %d", plural(runs, "run"), cfg.Seed),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	if cfg.RunFor > 0 {
-		parts = append(parts, "run "+span(cfg.RunFor))
-	}
-	parts = append(parts, cfg.Engine.String()+" engine")
-	fmt.Fprintln(w, p.Bold(strings.Join(parts, " · ")))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Does the property hold under the fault? ✓ it held in every run; ✗ N: a run broke it, and")
-	fmt.Fprintln(w, "shrinking left N actions; ! the theory (docs/properties.md) says otherwise.")
-	fmt.Fprintln(w)
-
-	labelWidth := 0
-	for _, row := range m.Rows {
-		labelWidth = max(labelWidth, utf8.RuneCountInString(row.Label()))
-	}
-	widths := make([]int, len(m.Columns))
-	header := padRight("", labelWidth)
-	for i, col := range m.Columns {
-		widths[i] = max(utf8.RuneCountInString(col.Name), 5)
-		header += "  " + padRight(col.Name, widths[i])
-	}
-	fmt.Fprintln(w, p.Dim(strings.TrimRight(header, " ")))
-	var disagree, open []string
-	for r, row := range m.Rows {
-		var opens []string
-		line := padRight(row.Label(), labelWidth)
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			text := "✓"
-			if !cell.Holds() {
-				text = fmt.Sprintf("✗ %d", cell.Smallest.Schedule.Size().Actions)
-			}
-			if !cell.Agrees() {
-				text += " !"
-				disagree = append(disagree, fmt.Sprintf("%s × %s: measured %s, the theory says %s", row.Label(), cell.Column.Name, strings.TrimSuffix(text, " !"), cell.Theory))
-			}
-			if cell.Theory == check.Open {
-				opens = append(opens, cell.Column.Name+" "+strings.TrimSuffix(text, " !"))
-			}
-			colored := padRight(text, widths[col])
-			switch {
-			case !cell.Agrees():
-				colored = p.Bold(p.Red(colored))
-			case cell.Holds():
-				colored = p.Green(colored)
-			default:
-				colored = p.Red(colored)
-			}
-			line += "  " + colored
-		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-		if len(opens) > 0 {
-			open = append(open, row.Label()+": "+strings.Join(opens, ", "))
-		}
-	}
-	fmt.Fprintln(w)
-	if len(disagree) == 0 {
-		fmt.Fprintln(w, "Every cell the theory (docs/properties.md) decides agrees with it.")
-		if len(open) > 0 {
-			fmt.Fprintln(w, "It leaves these open; as measured:")
-		}
-		for _, o := range open {
-			fmt.Fprintln(w, "  "+o)
-		}
-	} else {
-		fmt.Fprintln(w, p.Red(fmt.Sprintf("%s disagree with the theory (docs/properties.md):", plural(len(disagree), "cell"))))
-		for _, d := range disagree {
-			fmt.Fprintln(w, "  "+d)
-		}
-		if runs < 100 {
-			fmt.Fprintf(w, "  With %s a cell, a ✗ can go unseen: a fault class breaks a property in some runs, not all.\n", plural(runs, "run"))
-			fmt.Fprintf(w, "  Try the default, %d runs a cell.\n", matrixRuns)
-		}
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.Heading("Counterexamples")+" — the smallest of each cell's first failing runs, shrunk; the command")
-	fmt.Fprintln(w, "reproduces it, and with --out FILE writes it as a scenario")
-	for r, row := range m.Rows {
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			if cell.Smallest == nil {
-				continue
-			}
-			fmt.Fprintf(w, "  %s × %s: broken in %d of %d runs; %s\n", row.Label(), cell.Column.Name,
-				cell.Result.Failed, cell.Result.Runs, sizeText(cell.Smallest.Schedule.Size()))
-			fmt.Fprintf(w, "    %s\n", p.Dim(commands[r][col]))
-		}
-	}
-}
-
-// padRight pads s with spaces to width runes.
-func padRight(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s
-}
-
-// --- JSON ---------------------------------------------------------------------------------
-
-type checkJSON struct {
-	Algorithm  string        `json:"algorithm"`
-	IDs        []algo.ID     `json:"ids"`
-	Faults     string        `json:"faults"`
-	Property   string        `json:"property"`
-	Seed       uint64        `json:"seed"`
-	Runs       int           `json:"runs"`
-	RunMS      float64       `json:"run_ms"`
-	WindowMS   float64       `json:"window_ms"`
-	SettleMS   float64       `json:"settle_ms"`
-	Violations int           `json:"violations"`
-	Halted     int           `json:"halted"`
-	First      *failureJSON  `json:"first"`
-	Shrunk     *scheduleJSON `json:"shrunk"`
-	Reproduce  *string       `json:"reproduce"`
-	Out        *string       `json:"out"`
-	Wall       wallJSON      `json:"wall"`
-}
-
-type failureJSON struct {
-	Run  int    `json:"run"`
-	Seed uint64 `json:"seed"`
-	scheduleJSON
-}
-
-type scheduleJSON struct {
-	Size      sizeJSON      `json:"size"`
-	IDs       []algo.ID     `json:"ids"`
-	Actions   []string      `json:"actions"`
-	Violation violationJSON `json:"violation"`
-	Say       string        `json:"say,omitempty"`
-	Runs      int           `json:"shrink_runs,omitempty"`
-}
-
-type sizeJSON struct {
-	Actions int     `json:"actions"`
-	Nodes   int     `json:"nodes"`
-	RunMS   float64 `json:"run_ms"`
-}
-
-// wallJSON holds the figures that depend on the machine, not on the seed.
-type wallJSON struct {
-	Seconds    float64 `json:"seconds"`
-	RunsPerSec float64 `json:"runs_per_sec"`
-}
-
-func wallOf(runs int, elapsed time.Duration) wallJSON {
-	w := wallJSON{Seconds: elapsed.Seconds()}
-	if elapsed > 0 {
-		w.RunsPerSec = float64(runs) / elapsed.Seconds()
-	}
-	return w
-}
-
-func scheduleJSONOf(s check.Schedule, v sim.Violation) scheduleJSON {
-	z := s.Size()
-	out := scheduleJSON{Size: sizeJSON{z.Actions, z.Nodes, msOf(z.RunFor)}, IDs: s.IDs, Actions: []string{},
-		Violation: violationJSONOf(v)}
-	for _, a := range s.Actions {
-		out.Actions = append(out.Actions, atText(a.At)+" "+a.String())
-	}
-	return out
-}
-
-func violationJSONOf(v sim.Violation) violationJSON {
-	nodes := v.Nodes
-	if nodes == nil {
-		nodes = []algo.ID{}
-	}
-	return violationJSON{Property: v.Property, FromMS: msOf(v.From), ToMS: msOf(v.To), Nodes: nodes, Detail: v.Detail}
-}
-
-func checkJSONOf(c *check.Check, faults check.Faults, res check.Result, cx *check.Counterexample, repro, written string, elapsed time.Duration) checkJSON {
-	cfg := c.Base()
-	out := checkJSON{Algorithm: cfg.Algorithm.Name, IDs: cfg.IDs, Faults: faults.String(), Property: c.Property(),
-		Seed: cfg.Seed, Runs: res.Runs, RunMS: msOf(c.RunFor()), WindowMS: msOf(c.Window()), SettleMS: msOf(c.Settle()),
-		Violations: res.Failed, Halted: res.Halted, Wall: wallOf(res.Runs, elapsed)}
-	if cx != nil {
-		f := res.Failures[0]
-		out.First = &failureJSON{Run: f.Run, Seed: f.Seed, scheduleJSON: scheduleJSONOf(f.Schedule, f.Violation)}
-		s := scheduleJSONOf(cx.Schedule, cx.Violation)
-		s.Say, s.Runs = cx.Narration.Text, cx.Runs
-		out.Shrunk = &s
-		r := reproduceRun(repro, f.Seed)
-		out.Reproduce = &r
-	}
-	if written != "" {
-		out.Out = &written
-	}
-	return out
-}
-
-type matrixJSON struct {
-	IDs     []algo.ID       `json:"ids"`
-	Seed    uint64          `json:"seed"`
-	Runs    int             `json:"runs_per_cell"`
-	Columns []string        `json:"columns"`
-	Rows    []matrixRowJSON `json:"rows"`
-	Agrees  bool            `json:"agrees"`
-	Wall    wallJSON        `json:"wall"`
-}
-
-type matrixRowJSON struct {
-	Algorithm string            `json:"algorithm"`
-	Params    map[string]string `json:"params"`
-	Property  string            `json:"property"`
-	Cells     []matrixCellJSON  `json:"cells"`
-}
-
-type matrixCellJSON struct {
-	Faults     string    `json:"faults"`
-	Holds      bool      `json:"holds"`
-	Theory     string    `json:"theory"`
-	Agrees     bool      `json:"agrees"`
-	Runs       int       `json:"runs"`
-	Violations int       `json:"violations"`
-	Smallest   *sizeJSON `json:"smallest"`
-	Reproduce  *string   `json:"reproduce"`
-}
-
-func matrixJSONOf(m *check.Matrix, cfg sim.Config, runs int, commands [][]string, elapsed time.Duration) matrixJSON {
-	out := matrixJSON{IDs: cfg.IDs, Seed: cfg.Seed, Runs: runs, Agrees: m.Agrees(),
-		Wall: wallOf(runs*len(m.Rows)*len(m.Columns), elapsed)}
-	for _, col := range m.Columns {
-		out.Columns = append(out.Columns, col.Name)
-	}
-	for r, row := range m.Rows {
-		rj := matrixRowJSON{Algorithm: row.Algorithm, Params: map[string]string{}, Property: row.Property}
-		for _, s := range row.Params {
-			rj.Params[s.Key] = s.Value
-		}
-		for col := range m.Columns {
-			cell := &m.Cells[r][col]
-			cj := matrixCellJSON{Faults: cell.Column.Faults.String(), Holds: cell.Holds(), Theory: cell.Theory.String(),
-				Agrees: cell.Agrees(), Runs: cell.Result.Runs, Violations: cell.Result.Failed}
-			if cell.Smallest != nil {
-				z := cell.Smallest.Schedule.Size()
-				cj.Smallest = &sizeJSON{z.Actions, z.Nodes, msOf(z.RunFor)}
-				cmd := commands[r][col]
-				cj.Reproduce = &cmd
-			}
-			rj.Cells = append(rj.Cells, cj)
-		}
-		out.Rows = append(out.Rows, rj)
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"electsim/internal/goldenfile"
+	"electsim/report"
 )
 
 // withoutWallClock drops the one line of check's output that depends on the machine.
@@ -95,8 +96,8 @@ type checkResult struct {
 		Size struct {
 			Actions int `json:"actions"`
 		} `json:"size"`
-		Violation violationJSON `json:"violation"`
-		Say       string        `json:"say"`
+		Violation report.ViolationJSON `json:"violation"`
+		Say       string               `json:"say"`
 	} `json:"shrunk"`
 	Reproduce *string `json:"reproduce"`
 	Out       *string `json:"out"`
@@ -148,8 +149,8 @@ func TestCheckOutReplays(t *testing.T) {
 			t.Fatalf("%s: electsim run: exit %d, stderr %q\n%s", tt.name, code, errOut, src)
 		}
 		var run struct {
-			Violations   []violationJSON   `json:"violations"`
-			Expectations []expectationJSON `json:"expectations"`
+			Violations   []report.ViolationJSON   `json:"violations"`
+			Expectations []report.ExpectationJSON `json:"expectations"`
 		}
 		if err := json.Unmarshal([]byte(out), &run); err != nil {
 			t.Fatal(err)
@@ -158,7 +159,7 @@ func TestCheckOutReplays(t *testing.T) {
 		if want.Property == "eventual-leader" {
 			want.Property = "agreement"
 		}
-		if !slices.ContainsFunc(run.Violations, func(v violationJSON) bool {
+		if !slices.ContainsFunc(run.Violations, func(v report.ViolationJSON) bool {
 			return v.Property == want.Property && v.FromMS == want.FromMS && v.ToMS == want.ToMS && slices.Equal(v.Nodes, want.Nodes)
 		}) {
 			t.Errorf("%s: electsim run shows %+v, not %+v", tt.name, run.Violations, want)

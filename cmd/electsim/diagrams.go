@@ -11,10 +11,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/human"
+	"electsim/internal/interrupt"
+	"electsim/report/diagram"
 	"electsim/scenarios"
 	"electsim/sim"
-	"electsim/sim/bench"
-	"electsim/sim/export"
 )
 
 // diagramFlags choose the pictures of a run: --svg, --mermaid, --shiviz, and what they show.
@@ -35,15 +36,15 @@ func (d *diagramFlags) register(fs *pflag.FlagSet) {
 // diagramFile is one diagram to write.
 type diagramFile struct {
 	flag, path string
-	write      func(io.Writer, []sim.Record, export.Options) error
+	write      func(io.Writer, []sim.Record, diagram.Options) error
 	out        *outFile // nil when path is "-"
 }
 
 // diagrams are the diagrams a run writes, and the records they are drawn from.
 type diagrams struct {
-	opts   export.Options
+	opts   diagram.Options
 	files  []*diagramFile
-	gather *export.Gatherer
+	gather *diagram.Gatherer
 }
 
 // prepare checks the diagram flags against the run and returns the diagrams to write, or nil
@@ -53,8 +54,8 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	for _, f := range []struct {
 		name  string
 		path  string
-		write func(io.Writer, []sim.Record, export.Options) error
-	}{{"svg", d.svg, export.SVG}, {"mermaid", d.mermaid, mermaid(d.mermaid)}, {"shiviz", d.shiviz, export.ShiViz}} {
+		write func(io.Writer, []sim.Record, diagram.Options) error
+	}{{"svg", d.svg, diagram.SVG}, {"mermaid", d.mermaid, mermaidFor(d.mermaid)}, {"shiviz", d.shiviz, diagram.ShiViz}} {
 		if !fs.Changed(f.name) {
 			continue
 		}
@@ -86,80 +87,40 @@ func (d *diagramFlags) prepare(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.
 	}
 	for _, f := range dg.files {
 		if f.flag == "--shiviz" {
-			if err := export.ShiVizFits(len(cfg.IDs)); err != nil {
+			if err := diagram.ShiVizFits(len(cfg.IDs)); err != nil {
 				return nil, usagef("--shiviz %s: %v", f.path, err)
 			}
 		}
 	}
-	o := &dg.opts
-	o.IDs, o.Algorithm = cfg.IDs, cfg.Algorithm
-	o.Title = sc.Title
-	if o.Title == "" {
-		o.Title = "electsim · " + cfg.Algorithm.Name
-	}
-	o.Caption = describe(cfg)
-	if sc.Name != "" {
-		o.Caption = sc.Name + " · " + o.Caption
-	}
+	var from, to time.Duration
+	var kinds []string
 	if fs.Changed("from") {
 		t, err := parseWhen("--from", d.from, cfg.RunFor)
 		if err != nil {
 			return nil, err
 		}
-		o.From = t
+		from = t
 	}
 	if fs.Changed("to") {
 		t, err := parseWhen("--to", d.to, cfg.RunFor)
 		switch {
 		case err != nil:
 			return nil, err
-		case t <= o.From:
-			return nil, usagef("--to %s: the window must end after it begins (--from %s); give a later time", d.to, algo.FormatDuration(o.From))
+		case t <= from:
+			return nil, usagef("--to %s: the window must end after it begins (--from %s); give a later time", d.to, algo.FormatDuration(from))
 		}
-		o.To = t
-	}
-	if o.From > 0 || o.To > 0 {
-		to := o.To
-		if to == 0 {
-			to = cfg.RunFor
-		}
-		o.Caption += fmt.Sprintf(" · shown %s–%s", algo.FormatDuration(o.From), algo.FormatDuration(to))
+		to = t
 	}
 	if fs.Changed("kinds") {
-		kinds, err := parseKinds(d.kinds, cfg.Algorithm)
+		k, err := parseKinds(d.kinds, cfg.Algorithm)
 		if err != nil {
 			return nil, err
 		}
-		o.Kinds = kinds
+		kinds = k
 	}
-	var hidden []string
-	for _, k := range cfg.Algorithm.Kinds {
-		if !o.ShowsKind(k) {
-			hidden = append(hidden, k)
-		}
-	}
-	if len(hidden) > 0 {
-		o.Caption += " · not shown: " + strings.Join(hidden, ", ")
-	}
-	dg.gather = export.NewGatherer(*o)
+	dg.opts = diagram.ForRun(cfg, sc.Title, sc.Name, from, to, kinds)
+	dg.gather = diagram.NewGatherer(dg.opts)
 	return dg, nil
-}
-
-// mermaid writes a Mermaid diagram; into a Markdown file (FILE.md), as a ```mermaid block.
-func mermaid(path string) func(io.Writer, []sim.Record, export.Options) error {
-	if !strings.EqualFold(filepath.Ext(path), ".md") {
-		return export.Mermaid
-	}
-	return func(w io.Writer, recs []sim.Record, o export.Options) error {
-		var b strings.Builder
-		b.WriteString("```mermaid\n")
-		if err := export.Mermaid(&b, recs, o); err != nil {
-			return err
-		}
-		b.WriteString("```\n")
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
 }
 
 // parseWhen reads a virtual time within the run.
@@ -205,12 +166,18 @@ func parseKinds(s string, a *algo.Info) ([]string, error) {
 	return kinds, nil
 }
 
-// toStdout reports whether a diagram goes to stdout.
-func (dg *diagrams) toStdout() string {
-	if dg == nil {
-		return ""
+// mermaidFor is how a Mermaid diagram is written to path: into a Markdown file (FILE.md), as a
+// ```mermaid block.
+func mermaidFor(path string) func(io.Writer, []sim.Record, diagram.Options) error {
+	if strings.EqualFold(filepath.Ext(path), ".md") {
+		return diagram.MermaidMarkdown
 	}
-	for _, f := range dg.files {
+	return diagram.Mermaid
+}
+
+// toStdout returns the flag of the diagram that goes to stdout, if one does.
+func (dg *diagrams) toStdout() string {
+	for _, f := range dg.list() {
 		if f.path == "-" {
 			return f.flag
 		}
@@ -220,24 +187,21 @@ func (dg *diagrams) toStdout() string {
 
 // writesFiles reports whether a diagram goes to a file.
 func (dg *diagrams) writesFiles() bool {
+	return slices.ContainsFunc(dg.list(), func(f *diagramFile) bool { return f.path != "-" })
+}
+
+// list is the diagrams to write; none when dg is nil.
+func (dg *diagrams) list() []*diagramFile {
 	if dg == nil {
-		return false
+		return nil
 	}
-	for _, f := range dg.files {
-		if f.path != "-" {
-			return true
-		}
-	}
-	return false
+	return dg.files
 }
 
 // create opens the files, so that a path that cannot be written fails before the run. When
 // one fails, the others are removed.
-func (dg *diagrams) create(temp *cleanup) error {
-	if dg == nil {
-		return nil
-	}
-	for _, f := range dg.files {
+func (dg *diagrams) create(temp *interrupt.Cleanup) error {
+	for _, f := range dg.list() {
 		if f.path == "-" {
 			continue
 		}
@@ -253,28 +217,20 @@ func (dg *diagrams) create(temp *cleanup) error {
 
 // abort discards the files not yet committed.
 func (dg *diagrams) abort() {
-	if dg == nil {
-		return
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		if f.out != nil {
 			f.out.Abort()
 		}
 	}
 }
 
-// maxDiagramRecords bounds the trace records a run keeps for its diagrams: far more than a
-// diagram anyone can read (a few thousand arrows), and what drawing them takes stays within a
-// few hundred megabytes (docs/teaching.md).
-const maxDiagramRecords = 200_000
-
-// add keeps what the diagrams need of one step's records (see export.Gatherer). It returns
-// false once they hold more than maxDiagramRecords: the run should stop there (see overflow).
+// add keeps what the diagrams need of one step's records (see diagram.Gatherer). It returns
+// false once they hold more than they may: the run should stop there (see overflow).
 func (dg *diagrams) add(recs []sim.Record) bool {
 	for i := range recs {
 		dg.gather.Add(&recs[i])
 	}
-	return dg.gather.Len() <= maxDiagramRecords
+	return !dg.gather.Full()
 }
 
 // overflow says why the run stopped at virtual time at, of runFor: its diagrams would hold more
@@ -286,25 +242,22 @@ func (dg *diagrams) overflow(at, runFor time.Duration) string {
 	}
 	return fmt.Sprintf("%s: the diagram would draw more than %s trace records — that many by %s of virtual time, of the %s asked for: too many to draw, or to read; "+
 		"draw a part of the run (--from and --to) or fewer message kinds (--kinds)",
-		strings.Join(flags, ", "), bench.Thousands(maxDiagramRecords), fmtVirtual(at), algo.FormatDuration(runFor))
+		strings.Join(flags, ", "), human.Thousands(diagram.MaxRecords), human.Brief(at), algo.FormatDuration(runFor))
 }
 
 // write draws every diagram, each whole into its file.
 func (dg *diagrams) write(stdout io.Writer) error {
-	if dg == nil {
-		return nil
-	}
-	for _, f := range dg.files {
+	for _, f := range dg.list() {
 		w := stdout
 		if f.out != nil {
 			w = f.out
 		}
 		if err := f.write(w, dg.gather.Records(), dg.opts); err != nil {
-			return fmt.Errorf("%s %s: %v", f.flag, f.path, unwrapPath(err))
+			return fmt.Errorf("%s %s: %w", f.flag, f.path, unwrapPath(err))
 		}
 		if f.out != nil {
 			if err := f.out.Commit(); err != nil {
-				return fmt.Errorf("%s %s: %v", f.flag, f.path, err)
+				return fmt.Errorf("%s %s: %w", f.flag, f.path, err)
 			}
 		}
 	}

@@ -6,5 +6,6 @@
 //	electsim run --trace FILE      every trace record as JSON Lines
 //
 // Run `electsim -h` or `electsim run -h` for the full list. This package parses flags and
-// wires the packages together; it holds no simulation logic.
+// wires the packages together: it holds no simulation logic (sim, scenarios, sim/check,
+// sim/bench) and renders nothing itself (report, report/diagram).
 package main

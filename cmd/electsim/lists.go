@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"electsim/algo"
+	"electsim/report"
 	"electsim/scenarios"
 )
 
@@ -33,19 +32,7 @@ func scenariosCommand(args []string, stdout, _ io.Writer, getenv env) error {
 		_, err = stdout.Write(src)
 		return err
 	}
-	names := scenarios.Bundled()
-	width := 0
-	for _, n := range names {
-		width = max(width, len(n))
-	}
-	for _, n := range names {
-		sc, err := scenarios.LoadBundled(n)
-		if err != nil {
-			return fmt.Errorf("the bundled scenario %s does not parse: %v", n, err)
-		}
-		fmt.Fprintf(stdout, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safe(sc.Title))
-	}
-	return nil
+	return report.WriteScenarios(stdout)
 }
 
 // algorithmsCommand lists the algorithms with their message kinds and parameters.
@@ -62,19 +49,6 @@ func algorithmsCommand(args []string, stdout, _ io.Writer, getenv env) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (see -h)", fs.Arg(0))
 	}
-	for i, a := range algo.Algorithms() {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprintf(stdout, "%s — %s\n", a.Name, a.Summary)
-		fmt.Fprintf(stdout, "  messages    %s\n", strings.Join(a.Kinds, ", "))
-		for j, p := range a.Params {
-			label := ""
-			if j == 0 {
-				label = "parameters"
-			}
-			fmt.Fprintf(stdout, "  %-10s  %-20s %-24s %s\n", label, p.Key, p.Default, p.Help)
-		}
-	}
+	report.WriteAlgorithms(stdout)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
@@ -18,7 +19,7 @@ func main() {
 	os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
-// Exit codes (DESIGN §6).
+// Exit codes (README, "The run flags"; docs/properties.md for check).
 const (
 	exitOK       = 0
 	exitFailed   = 1 // an expectation failed, or check found a violation
@@ -50,23 +51,6 @@ func commands() []command {
 		{"bench", "[flags]", "elections at scale: messages against theory, time and memory", benchCommand},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
 		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
-	}
-}
-
-// notBuilt is a command a later version brings: -h says so and exits 0; anything else exits 2.
-func notBuilt(name, what string) func([]string, io.Writer, io.Writer, env) error {
-	return func(args []string, stdout, _ io.Writer, _ env) error {
-		for _, a := range args {
-			if a == "-h" || a == "--help" {
-				for _, c := range commands() {
-					if c.name == name {
-						fmt.Fprintf(stdout, "Usage: electsim %s %s\n\n%s; `electsim run` is built.\n", c.name, c.args, c.summary)
-					}
-				}
-				return nil
-			}
-		}
-		return usagef("%s is not built yet; `electsim run` is", what)
 	}
 }
 
@@ -214,47 +198,29 @@ func dispatch(args []string, stdout, stderr io.Writer, getenv env) int {
 	}
 	var failed failedError
 	var usage *usageError
-	var reported reportedError
 	var mistakes mistakesError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &mistakes):
 		for _, e := range mistakes.list {
-			fmt.Fprintln(stderr, safe(e.Error()))
+			fmt.Fprintln(stderr, safetext.EscapeLines(e.Error()))
 		}
-		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, plural(mistakes.list.Count(), "mistake"), safe(mistakes.what))
+		fmt.Fprintf(stderr, "%s: %s in %s; nothing ran\n", name, human.Plural(mistakes.list.Count(), "mistake"), safetext.EscapeLines(mistakes.what))
 		return exitBadUsage
 	case errors.As(err, &failed):
 		return exitFailed
-	case errors.As(err, &reported):
-		return exitBadUsage
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "%s: %s\n", name, safe(usage.msg))
+		fmt.Fprintf(stderr, "%s: %s\n", name, safetext.EscapeLines(usage.msg))
 		return exitBadUsage
 	default:
-		fmt.Fprintf(stderr, "%s: %s\n", name, safe(err.Error()))
+		fmt.Fprintf(stderr, "%s: %s\n", name, safetext.EscapeLines(err.Error()))
 		return exitBadUsage
 	}
 }
 
-// safe writes out, line by line, what in s a terminal would act on — the escape sequences and
-// bidirectional controls that text from a file, or a file's name, could carry (see
-// safetext.Escape). Everything electsim prints that a file or its name supplied goes through
-// it; what electsim itself writes (the palette's colours, a progress line) does not.
-func safe(s string) string {
-	if !strings.Contains(s, "\n") {
-		return safetext.Escape(s)
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = safetext.Escape(l)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// mistakesError is the lines of a scenario that the flags of a run make wrong: each is printed
-// at its position, then how many there are in what.
+// mistakesError is the mistakes of a scenario — in the file, or its lines that the flags of a
+// run make wrong: each is printed at its position, then how many there are in what.
 type mistakesError struct {
 	list scenarios.ErrorList
 	what string // "bully-partition with --nodes 3"

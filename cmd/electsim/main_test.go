@@ -12,12 +12,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"electsim/algo"
 	"electsim/internal/goldenfile"
+	"electsim/internal/interrupt"
 	"electsim/scenarios"
-	"electsim/sim"
 )
 
 // call runs the command line in-process with no environment and returns its exit code, stdout
@@ -198,7 +197,7 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// --json prints one object with the fields of DESIGN §6, in order.
+// --json prints one object with the fields the README lists (after "A worked example"), in order.
 func TestJSON(t *testing.T) {
 	code, out, errOut := call("--json")
 	if code != 0 || errOut != "" {
@@ -450,6 +449,22 @@ func TestScenarioMistakesGolden(t *testing.T) {
 	goldenfile.Check(t, "mistakes.golden", errOut)
 }
 
+// The line that counts a scenario's mistakes names the command as every error does: bare
+// electsim said "electsim electsim:".
+func TestScenarioMistakesNameTheCommand(t *testing.T) {
+	for _, tt := range []struct{ args []string }{{[]string{"run"}}, {[]string{"--seed", "3"}}} {
+		code, _, errOut := call(append(tt.args, "testdata/mistakes.scn")...)
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		want := "electsim: 14 mistakes in testdata/mistakes.scn; nothing ran"
+		if tt.args[0] == "run" {
+			want = "electsim run: 14 mistakes in testdata/mistakes.scn; nothing ran"
+		}
+		if code != 2 || lines[len(lines)-1] != want {
+			t.Errorf("%v: exit %d, last line %q, want %q", tt.args, code, lines[len(lines)-1], want)
+		}
+	}
+}
+
 // A failing expectation: the run completes, the verdict shows ✗ with what was seen, and the
 // exit code is 1 — in the human report and in --json. Flags override the file; --at adds.
 func TestExpectationFailsExitOne(t *testing.T) {
@@ -526,7 +541,7 @@ func TestFlagsOverExpectations(t *testing.T) {
 func TestOutFileRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "t.jsonl")
-	temp := &cleanup{}
+	temp := &interrupt.Cleanup{}
 	o, err := createOut("--trace", dest, temp)
 	if err != nil {
 		t.Fatal(err)
@@ -628,18 +643,5 @@ func TestStdoutWriteFails(t *testing.T) {
 			strings.Contains(stderr.String(), "/dev/stdout") {
 			t.Errorf("%v to a full disk: exit %d, stderr %q; want exit 2, what could not be written and why", args, code, stderr.String())
 		}
-	}
-}
-
-// A run that a guard stopped early says so at the top of its summary, before the verdicts that
-// describe the run cut short — not only in a warning on standard error.
-func TestReportSaysTheRunStoppedEarly(t *testing.T) {
-	sum := sim.Summary{Algorithm: "bully", IDs: []algo.ID{1, 2}, End: 10950 * time.Microsecond, Steps: 7,
-		Halted: "more than 20000000 events were scheduled at once, more than a run may hold in memory; try fewer nodes"}
-	var out strings.Builder
-	report(&out, palette{}, sim.Config{}, sum)
-	lines := strings.Split(out.String(), "\n")
-	if len(lines) < 2 || lines[1] != "  stopped      early, at 10.95ms: "+sum.Halted {
-		t.Errorf("summary begins %q, want its second line to say the run stopped early, when and why", lines[:min(3, len(lines))])
 	}
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
 	"time"
 
-	"electsim/scenarios"
-	"electsim/sim"
+	"electsim/report"
 )
 
 // A run shows its progress only on a terminal that can redraw a line; not into a pipe, a file
@@ -27,87 +25,21 @@ func TestProgressWanted(t *testing.T) {
 	}
 }
 
-// The line: nothing in the first second; then the virtual time reached, the steps and their
-// rate, redrawn at most ten times a second; cleared by hide, and drawn again when due.
-func TestProgressLine(t *testing.T) {
+// Writing on stdout clears the progress line first, as the two may share a terminal; a write
+// with the line hidden clears nothing.
+func TestHidingWriter(t *testing.T) {
 	var out bytes.Buffer
 	clock := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &runProgress{w: &out, now: func() time.Time { return clock }, runFor: 100 * time.Second, start: clock}
-	update := func(virtual time.Duration, steps int) {
-		for range 64 { // the clock is read every 64th call
-			p.update(virtual, steps)
-		}
-	}
-	clock = clock.Add(900 * time.Millisecond)
-	update(time.Second, 1000)
-	if out.Len() != 0 {
-		t.Fatalf("drawn within the first second: %q", out.String())
-	}
-	clock = clock.Add(100 * time.Millisecond)
-	update(25*time.Second, 1_234_567)
-	if want := "\r\x1b[K[#####...............] 25.00s of 1m40s virtual · 1,234,567 steps · 1.2M steps/s"; out.String() != want {
-		t.Errorf("got  %q\nwant %q", out.String(), want)
-	}
-	out.Reset()
-	clock = clock.Add(50 * time.Millisecond)
-	update(26*time.Second, 1_300_000)
-	if out.Len() != 0 {
-		t.Errorf("redrawn after 50ms: %q", out.String())
-	}
-	p.hide()
-	p.hide()
-	if out.String() != "\r\x1b[K" {
-		t.Errorf("hide wrote %q", out.String())
-	}
-	out.Reset()
+	p := report.NewRunProgress(&out, func() time.Time { return clock }, 100*time.Second)
 	hw := hidingWriter{&bytes.Buffer{}, p}
 	hw.Write([]byte("a line of the timeline\n"))
 	if out.Len() != 0 {
-		t.Errorf("a write with the line hidden cleared it again: %q", out.String())
+		t.Errorf("a write with no line shown cleared it: %q", out.String())
 	}
-	clock = clock.Add(time.Second)
-	update(100*time.Second, 2_000_000)
+	clock = clock.Add(2 * time.Second)
+	p.Update(100*time.Second, 2_000_000)
 	hw.Write([]byte("x"))
-	if want := "\r\x1b[K[####################] 1m40s of 1m40s virtual · 2,000,000 steps · 976k steps/s\r\x1b[K"; out.String() != want {
+	if want := "\r\x1b[K[####################] 1m40s of 1m40s virtual · 2,000,000 steps · 1.0M steps/s\r\x1b[K"; out.String() != want {
 		t.Errorf("got  %q\nwant %q", out.String(), want)
-	}
-	var nilProgress *runProgress
-	nilProgress.hide() // no progress: nothing to clear
-}
-
-// A run with its progress shown is the run without it: step by step, the same steps in the
-// same order, on both engines.
-func TestPlayWithTickSameRun(t *testing.T) {
-	for _, name := range []string{"bully-partition", "raft-partition", "lease-pause-fencing"} {
-		for _, e := range []sim.Engine{sim.Goroutine, sim.Inline} {
-			var sums []sim.Summary
-			var verdicts [][]scenarios.Result
-			for _, tick := range []bool{false, true} {
-				sc, err := scenarios.LoadBundled(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sc.Config()
-				cfg.Engine = e
-				s, err := sim.New(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ticks := 0
-				var f func()
-				if tick {
-					f = func() { ticks++ }
-				}
-				sum, res, stopped := play(s, sc.Expects, nil, f)
-				s.Close()
-				if stopped || tick && ticks != sum.Steps {
-					t.Errorf("%s %s: stopped %v, %d ticks for %d steps", name, e, stopped, ticks, sum.Steps)
-				}
-				sums, verdicts = append(sums, sum), append(verdicts, res)
-			}
-			if !reflect.DeepEqual(sums[0], sums[1]) || !reflect.DeepEqual(verdicts[0], verdicts[1]) {
-				t.Errorf("%s %s: the run with ticks differs:\n%+v\n%+v", name, e, sums[0], sums[1])
-			}
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/memlimit"
 	"electsim/network"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -19,8 +20,8 @@ import (
 // within what a goroutine per node fits in memory.
 const maxNodes = 200_000
 
-// runFlags are the flags that configure a run (DESIGN §6). Each overrides the scenario's own
-// setting only when given.
+// runFlags are the flags that configure a run (README, "The run flags"). Each overrides the
+// scenario's own setting only when given.
 type runFlags struct {
 	algo, nodes, ids, seed, delay, drop, fifo, runFor, engine string
 	sets, ats                                                 []string
@@ -77,35 +78,59 @@ func (b *boolFlag) IsBoolFlag() bool { return true }
 // flag (or the line of sc that the flags make wrong). With --algo naming another algorithm, it
 // leaves sc's expectations out, and says so in f.notes.
 func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config, error) {
-	base := sc.Config()
-	cfg := base
-	cfg.Params = algo.Params{}
-	for k, v := range base.Params {
-		cfg.Params[k] = v
-	}
-	if fs.Changed("algo") {
-		a, err := algo.Lookup(f.algo)
-		if err != nil {
-			return cfg, usagef("--algo %s: %v", f.algo, err)
+	cfg := sc.Config() // a copy: its parameters and actions are its own
+	for _, set := range []func(*pflag.FlagSet, *sim.Config, *scenarios.Scenario) error{
+		f.applyAlgorithm, f.applyNodes, f.applySetup, f.applyParams, f.applyLength,
+	} {
+		if err := set(fs, &cfg, sc); err != nil {
+			return cfg, err
 		}
-		if cfg.Algorithm == nil || a.Name != cfg.Algorithm.Name {
-			// Another algorithm's parameters and expectations mean nothing here.
-			cfg.Params = algo.Params{}
-			if len(sc.Expects) > 0 {
-				f.notes = append(f.notes, fmt.Sprintf("the %d expectations of %s are left out: they were written for %s, not %s",
-					len(sc.Expects), sc.Name, sc.Algorithm, a.Name))
-				sc.Expects = nil
-			}
-		}
-		cfg.Algorithm = a
 	}
+	cfg.MaxMemory = memlimit.Budget()
+	if err := f.fits(fs, cfg, sc); err != nil {
+		return cfg, err
+	}
+	if err := f.applyActions(&cfg, sc); err != nil {
+		return cfg, err
+	}
+	// Actions of the scenario that name nodes the flags removed are caught here.
+	if err := cfg.Validate(); err != nil {
+		return cfg, usagef("%v", err)
+	}
+	return cfg, nil
+}
+
+// applyAlgorithm applies --algo. Another algorithm's parameters and expectations mean nothing
+// here: they are left out, and the expectations' loss is noted.
+func (f *runFlags) applyAlgorithm(fs *pflag.FlagSet, cfg *sim.Config, sc *scenarios.Scenario) error {
+	if !fs.Changed("algo") {
+		return nil
+	}
+	a, err := algo.Lookup(f.algo)
+	if err != nil {
+		return usagef("--algo %s: %v", f.algo, err)
+	}
+	if cfg.Algorithm == nil || a.Name != cfg.Algorithm.Name {
+		cfg.Params = algo.Params{}
+		if len(sc.Expects) > 0 {
+			f.notes = append(f.notes, fmt.Sprintf("the %d expectations of %s are left out: they were written for %s, not %s",
+				len(sc.Expects), sc.Name, sc.Algorithm, a.Name))
+			sc.Expects = nil
+		}
+	}
+	cfg.Algorithm = a
+	return nil
+}
+
+// applyNodes applies --nodes or --ids.
+func (f *runFlags) applyNodes(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.Scenario) error {
 	if fs.Changed("nodes") {
 		n, err := strconv.Atoi(f.nodes)
 		if err != nil || n < 1 || n > maxNodes {
-			return cfg, usagef("--nodes %s: expected a number of nodes from 1 to %d, e.g. --nodes 5", f.nodes, maxNodes)
+			return usagef("--nodes %s: expected a number of nodes from 1 to %d, e.g. --nodes 5", f.nodes, maxNodes)
 		}
 		if fs.Changed("ids") {
-			return cfg, usagef("--nodes and --ids both given: --ids alone names the nodes and their ring order")
+			return usagef("--nodes and --ids both given: --ids alone names the nodes and their ring order")
 		}
 		cfg.IDs = make([]algo.ID, n)
 		for i := range cfg.IDs {
@@ -115,28 +140,33 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 	if fs.Changed("ids") {
 		ids, err := parseIDs(f.ids)
 		if err != nil {
-			return cfg, usagef("--ids %s: %v", f.ids, err)
+			return usagef("--ids %s: %v", f.ids, err)
 		}
 		cfg.IDs = ids
 	}
+	return nil
+}
+
+// applySetup applies --seed and the network's flags: --delay, --drop, --fifo.
+func (f *runFlags) applySetup(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.Scenario) error {
 	if fs.Changed("seed") {
 		s, err := strconv.ParseUint(f.seed, 10, 64)
 		if err != nil {
-			return cfg, usagef("--seed %s: expected a whole number from 0 to 18446744073709551615", f.seed)
+			return usagef("--seed %s: expected a whole number from 0 to 18446744073709551615", f.seed)
 		}
 		cfg.Seed = s
 	}
 	if fs.Changed("delay") {
 		lo, hi, err := algo.ParseRange(f.delay)
 		if err != nil {
-			return cfg, usagef("--delay %s: %v", f.delay, err)
+			return usagef("--delay %s: %v", f.delay, err)
 		}
 		cfg.Network.Delay = network.Delay{Min: lo, Max: hi}
 	}
 	if fs.Changed("drop") {
 		p, err := parsePercent(f.drop)
 		if err != nil {
-			return cfg, usagef("--drop %s: %v", f.drop, err)
+			return usagef("--drop %s: %v", f.drop, err)
 		}
 		cfg.Network.Drop = p / 100
 	}
@@ -147,117 +177,130 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 		case "off":
 			cfg.Network.FIFO = false
 		default:
-			return cfg, usagef("--fifo %s: expected on or off", f.fifo)
+			return usagef("--fifo %s: expected on or off", f.fifo)
 		}
 	}
+	return nil
+}
+
+// applyParams applies each --set key=value, each key once.
+func (f *runFlags) applyParams(_ *pflag.FlagSet, cfg *sim.Config, _ *scenarios.Scenario) error {
 	given := map[string]string{}
 	for _, kv := range f.sets {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
-			return cfg, usagef("--set %s: expected key=value, e.g. --set timeout=200ms", kv)
+			return usagef("--set %s: expected key=value, e.g. --set timeout=200ms", kv)
 		}
 		if first, twice := given[key]; twice {
-			return cfg, usagef("--set %s: %s is set twice (--set %s first); give each parameter once", kv, key, first)
+			return usagef("--set %s: %s is set twice (--set %s first); give each parameter once", kv, key, first)
 		}
 		given[key] = kv
 		v, err := cfg.Algorithm.ParseParam(key, value)
 		if err != nil {
-			return cfg, usagef("--set %s: %v", kv, err)
+			return usagef("--set %s: %v", kv, err)
 		}
 		cfg.Params[key] = v
 	}
+	return nil
+}
+
+// applyLength applies --run and --engine.
+func (f *runFlags) applyLength(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.Scenario) error {
 	if fs.Changed("run") {
 		d, err := algo.ParseDuration(f.runFor)
 		switch {
 		case err != nil:
-			return cfg, usagef("--run %s: %v", f.runFor, err)
+			return usagef("--run %s: %v", f.runFor, err)
 		case d <= 0:
-			return cfg, usagef("--run %s: expected a positive duration such as 2s or 500ms", f.runFor)
+			return usagef("--run %s: expected a positive duration such as 2s or 500ms", f.runFor)
 		}
 		cfg.RunFor = d
 	}
 	if fs.Changed("engine") {
 		e, err := sim.ParseEngine(f.engine)
 		if err != nil {
-			return cfg, usagef("--engine %s: %v", f.engine, err)
+			return usagef("--engine %s: %v", f.engine, err)
 		}
 		cfg.Engine = e
 	}
-	cfg.MaxMemory = memoryBudget()
-	// Too few nodes for the algorithm: say which flag made them too few.
+	return nil
+}
+
+// fits says which flag makes the nodes too few for the algorithm, and reports, each at its
+// place as a mistake in the file would be, every action of sc that what the flags change makes
+// wrong.
+func (f *runFlags) fits(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.Scenario) error {
 	if v := cfg.Algorithm.Validate; v != nil {
 		if cl, err := cfg.Cluster(); err == nil {
 			if err := v(cl); err != nil {
-				switch {
-				case fs.Changed("nodes"):
-					return cfg, usagef("--nodes %s: %v", f.nodes, err)
-				case fs.Changed("ids"):
-					return cfg, usagef("--ids %s: %v", f.ids, err)
-				case fs.Changed("algo"):
-					return cfg, usagef("--algo %s: %v", f.algo, err)
+				for _, flag := range []struct{ name, value string }{{"nodes", f.nodes}, {"ids", f.ids}, {"algo", f.algo}} {
+					if fs.Changed(flag.name) {
+						return usagef("--%s %s: %v", flag.name, flag.value, err)
+					}
 				}
 			}
 		}
 	}
-	// What the flags change, every action of the file must still fit: each one that does not
-	// is reported at its place, as a mistake in the file would be.
-	if fs.Changed("algo") || fs.Changed("nodes") || fs.Changed("ids") || fs.Changed("run") {
-		var o scenarios.Override
-		var flags []string
-		if fs.Changed("algo") {
-			o.Algorithm = cfg.Algorithm.Name
-			flags = append(flags, "--algo "+f.algo)
-		}
-		if fs.Changed("nodes") {
-			o.IDs, o.NodesFlag = cfg.IDs, "--nodes "+f.nodes
-			flags = append(flags, o.NodesFlag)
-		}
-		if fs.Changed("ids") {
-			o.IDs, o.NodesFlag = cfg.IDs, "--ids "+f.ids
-			flags = append(flags, o.NodesFlag)
-		}
-		if fs.Changed("run") {
-			o.RunFor, o.RunForFlag = cfg.RunFor, "--run "+f.runFor
-			flags = append(flags, o.RunForFlag)
-		}
-		if err := sc.Recheck(o); err != nil {
-			var list scenarios.ErrorList
-			if errors.As(err, &list) {
-				return cfg, mistakesError{list: list, what: fmt.Sprintf("%s with %s", list[0].File, strings.Join(flags, " "))}
-			}
-			return cfg, usagef("%v", err)
-		}
+	if !fs.Changed("algo") && !fs.Changed("nodes") && !fs.Changed("ids") && !fs.Changed("run") {
+		return nil
 	}
-	cfg.Actions = append([]sim.Action(nil), base.Actions...)
+	var o scenarios.Override
+	var flags []string
+	if fs.Changed("algo") {
+		o.Algorithm = cfg.Algorithm.Name
+		flags = append(flags, "--algo "+f.algo)
+	}
+	if fs.Changed("nodes") {
+		o.IDs, o.NodesFlag = cfg.IDs, "--nodes "+f.nodes
+		flags = append(flags, o.NodesFlag)
+	}
+	if fs.Changed("ids") {
+		o.IDs, o.NodesFlag = cfg.IDs, "--ids "+f.ids
+		flags = append(flags, o.NodesFlag)
+	}
+	if fs.Changed("run") {
+		o.RunFor, o.RunForFlag = cfg.RunFor, "--run "+f.runFor
+		flags = append(flags, o.RunForFlag)
+	}
+	if err := sc.Recheck(o); err != nil {
+		var list scenarios.ErrorList
+		if errors.As(err, &list) {
+			return mistakesError{list: list, what: fmt.Sprintf("%s with %s", list[0].File, strings.Join(flags, " "))}
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// applyActions sets the run's actions: the scenario's, each of which must still name nodes
+// of the run and fall within it, then those of --at.
+func (f *runFlags) applyActions(cfg *sim.Config, sc *scenarios.Scenario) error {
+	cfg.Actions = append([]sim.Action(nil), cfg.Actions...)
 	members := scenarios.NewMembers(cfg.IDs)
 	for _, a := range sc.Actions {
 		for _, id := range a.Action.NodeIDs() {
 			if !slices.Contains(cfg.IDs, id) {
-				return cfg, usagef("%s.scn:%d: at %s %s names node %d, which the nodes you chose (%s) leave out",
+				return usagef("%s.scn:%d: at %s %s names node %d, which the nodes you chose (%s) leave out",
 					sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, id, members)
 			}
 		}
 		if a.At > cfg.RunFor {
-			return cfg, usagef("%s.scn:%d: at %s %s comes after the end of the run you chose (%s)",
+			return usagef("%s.scn:%d: at %s %s comes after the end of the run you chose (%s)",
 				sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, algo.FormatDuration(cfg.RunFor))
 		}
 	}
 	for _, text := range f.ats {
 		a, err := scenarios.ParseAt(text, members)
 		if err != nil {
-			return cfg, usagef("--at '%s': %v", text, err)
+			return usagef("--at '%s': %v", text, err)
 		}
 		if a.At > cfg.RunFor {
-			return cfg, usagef("--at '%s': %s is after the end of the run (%s); lengthen the run with --run",
+			return usagef("--at '%s': %s is after the end of the run (%s); lengthen the run with --run",
 				text, algo.FormatDuration(a.At), algo.FormatDuration(cfg.RunFor))
 		}
 		cfg.Actions = append(cfg.Actions, a)
 	}
-	// Actions of the base that name nodes the flags removed are caught here.
-	if err := cfg.Validate(); err != nil {
-		return cfg, usagef("%v", err)
-	}
-	return cfg, nil
+	return nil
 }
 
 // parseIDs reads "3,7,1" (or spaces): distinct positive ids.
@@ -308,36 +351,4 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("expected a percentage from 0%% to 100%%, e.g. 5%%")
 	}
 	return v, nil
-}
-
-// describe writes the run's setup in one line: "bully · 5 nodes (1..5) · seed 1 · ...".
-func describe(cfg sim.Config) string {
-	parts := []string{
-		cfg.Algorithm.Name,
-		fmt.Sprintf("%s (%s)", plural(len(cfg.IDs), "node"), scenarios.NewMembers(cfg.IDs)),
-		fmt.Sprintf("seed %d", cfg.Seed),
-		"delay " + cfg.Network.Delay.String(),
-	}
-	if cfg.Network.Drop > 0 {
-		parts = append(parts, "drop "+sim.FormatPercent(cfg.Network.Drop*100))
-	}
-	if !cfg.Network.FIFO {
-		parts = append(parts, "fifo off")
-	}
-	if cfg.Algorithm.Roles != nil {
-		if cl, err := cfg.Cluster(); err == nil {
-			roles := cfg.Algorithm.Roles(cl)
-			for _, id := range cl.Sorted {
-				if r := roles[id]; r != "" {
-					parts = append(parts, fmt.Sprintf("%s %d", r, id))
-				}
-			}
-		}
-	}
-	for _, k := range cfg.Params.Keys() {
-		p, _ := cfg.Algorithm.Param(k)
-		parts = append(parts, k+" "+algo.FormatValue(p.Kind, cfg.Params[k]))
-	}
-	parts = append(parts, "run "+algo.FormatDuration(cfg.RunFor), cfg.Engine.String()+" engine")
-	return strings.Join(parts, " · ")
 }

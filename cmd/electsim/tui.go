@@ -36,7 +36,7 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
 	}
-	sc, err := scenarioFor(cmd, demo, fs, stderr)
+	sc, err := scenarioFor(demo, fs)
 	if err != nil {
 		return err
 	}

@@ -243,6 +243,15 @@ func reason(err error) error {
 	return err
 }
 
+// Same reports whether paths a and b name one file, once symbolic links are followed.
+func Same(a, b string) bool {
+	a, _ = followLinks(a)
+	b, _ = followLinks(b)
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ba
+}
+
 // followLinks returns the file path names once symbolic links are followed — also a link to a
 // file that does not exist yet, which is then created — and whether the path, or a link on
 // the way, names an open file descriptor (/dev/stdout, /dev/fd/3, /proc/self/fd/3).

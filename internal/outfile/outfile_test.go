@@ -331,3 +331,32 @@ func nullDevice(t *testing.T) string {
 func mkdev(major, minor uint64) uint64 {
 	return major&0xfff<<8 | major&^0xfff<<32 | minor&0xff | minor&^0xff<<12
 }
+
+// Two paths name one file when links lead one to the other — also a link to a file not yet
+// written — and not when they lead to different files.
+func TestSame(t *testing.T) {
+	dir := t.TempDir()
+	file, other := filepath.Join(dir, "run.svg"), filepath.Join(dir, "other.svg")
+	link, ahead := filepath.Join(dir, "link.svg"), filepath.Join(dir, "ahead.svg")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("run.svg", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("not-yet.svg", ahead); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{file, link, true}, {link, file, true}, {file, file, true},
+		{ahead, filepath.Join(dir, "not-yet.svg"), true},
+		{file, other, false}, {link, ahead, false},
+	} {
+		if got := Same(tt.a, tt.b); got != tt.want {
+			t.Errorf("Same(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -39,6 +39,19 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// EscapeLines is Escape for text of several lines: each line is escaped, and the line breaks
+// between them are kept.
+func EscapeLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return Escape(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // firstUnsafe returns the index of the first byte of s that Escape changes, or -1.
 func firstUnsafe(s string) int {
 	for i := 0; i < len(s); {

@@ -45,3 +45,12 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+func TestEscapeLinesKeepsLineBreaks(t *testing.T) {
+	if got, want := EscapeLines("one\x1b[31m\ntwo\r\n"), "one\\x1b[31m\ntwo\\x0d\n"; got != want {
+		t.Errorf("EscapeLines = %q, want %q", got, want)
+	}
+	if got, want := Escape("one\ntwo"), "one\\x0atwo"; got != want {
+		t.Errorf("Escape = %q, want %q", got, want)
+	}
+}

@@ -1,5 +1,5 @@
 // Package bench defines the elections electsim is measured on at scale — one election from
-// boot per algorithm and size, as DESIGN §9 and `electsim bench` describe them — and the
+// boot per algorithm and size, as docs/performance.md and `electsim bench` describe them — and the
 // theory each is checked against: Bully's exact counts, the exact Chang–Roberts count of the
 // instance, and n·H_n.
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 )
 
@@ -51,11 +52,31 @@ func (r *Result) Misses() []string {
 		}
 		for i, k := range r.Kinds {
 			if k == th.Kind && r.Sent[i] != th.Exact {
-				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, Thousands(r.Sent[i]), Thousands(th.Exact)))
+				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, human.Thousands(r.Sent[i]), human.Thousands(th.Exact)))
 			}
 		}
 	}
 	return miss
+}
+
+// SentOf returns how many messages of kind the run sent.
+func (r *Result) SentOf(kind string) int64 {
+	for i, k := range r.Kinds {
+		if k == kind {
+			return r.Sent[i]
+		}
+	}
+	return 0
+}
+
+// TheoryOf returns the theory of the count of kind, if there is one.
+func (r *Result) TheoryOf(kind string) (Theory, bool) {
+	for _, th := range r.Theory {
+		if th.Kind == kind {
+			return th, true
+		}
+	}
+	return Theory{}, false
 }
 
 // DeliveredPerSecond is the delivered messages per second of wall time.
@@ -88,19 +109,10 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	if mem, why := memoryNeed(name, n); mem > memoryLimit {
+	if why := tooBig(name, &cfg, o); why != "" {
 		k := len(cfg.Algorithm.Kinds)
 		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
-			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: it would need about %s MB (%s), more than the %s MB allowed",
-				Thousands(int64(mem>>20)), why, Thousands(memoryLimit>>20))}, nil
-	}
-	if est, formula := Estimate(name, n); o.MaxMessages > 0 && est > o.MaxMessages {
-		k := len(cfg.Algorithm.Kinds)
-		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
-			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k),
-			Stopped: fmt.Sprintf("not run: it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
-				Thousands(est), formula, Thousands(o.MaxMessages))}, nil
+			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k), Stopped: "not run: " + why}, nil
 	}
 	if o.MaxMessages > 0 {
 		cfg.MaxSent = o.MaxMessages
@@ -150,9 +162,9 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	switch {
 	case r.Stopped != "":
 	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d messages were sent", cfg.MaxSent)):
-		r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", Thousands(o.MaxMessages))
+		r.Stopped = fmt.Sprintf("more than %s messages sent before a leader was agreed", human.Thousands(o.MaxMessages))
 	case o.MaxMessages > 0 && strings.HasPrefix(sum.Halted, fmt.Sprintf("more than %d events", cfg.MaxScheduled)):
-		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", Thousands(int64(cfg.MaxScheduled)))
+		r.Stopped = fmt.Sprintf("more than %s messages in flight at once before a leader was agreed", human.Thousands(int64(cfg.MaxScheduled)))
 	case sum.Halted != "":
 		r.Stopped = sum.Halted
 	case sum.Leader == 0:
@@ -250,24 +262,32 @@ func Estimate(name string, n int) (int64, string) {
 	return -1, ""
 }
 
-// Thousands writes n with thousands separators: 20,000,000.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// memoryLimit is the most memory a bench run may be expected to need.
+// memoryLimit is the most memory a bench run may be expected to need for what its nodes keep
+// that grows with the cluster (algo.Info.NodeMemory): beyond it, the run is not run.
 const memoryLimit = 4 << 30
 
-// memoryNeed returns about how many bytes algorithm name's nodes keep among n nodes when that
-// grows faster than n, and why; 0 otherwise. A Raft node keeps a vote and a last-heard time for
-// every node: 9n² bytes in all.
-func memoryNeed(name string, n int) (int64, string) {
-	if name == "raft" {
-		return 9 * int64(n) * int64(n), "each Raft node keeps 9 bytes per node: 9n²"
+// tooBig says why the run cfg of algorithm name is not worth running, if it is not: its nodes
+// would need more than memoryLimit, or it would send more messages than o allows.
+func tooBig(name string, cfg *sim.Config, o Options) string {
+	if mem, what := nodesMemory(cfg); mem > memoryLimit {
+		return fmt.Sprintf("its nodes would need about %s MB (%s), more than the %s MB allowed",
+			human.Thousands(mem>>20), what, human.Thousands(memoryLimit>>20))
 	}
-	return 0, ""
+	if est, formula := Estimate(name, len(cfg.IDs)); o.MaxMessages > 0 && est > o.MaxMessages {
+		return fmt.Sprintf("it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
+			human.Thousands(est), formula, human.Thousands(o.MaxMessages))
+	}
+	return ""
+}
+
+// nodesMemory returns about how many bytes the nodes of cfg keep that grow with their number
+// (algo.Info.NodeMemory), and what they keep; 0 when that does not grow.
+func nodesMemory(cfg *sim.Config) (int64, string) {
+	f := cfg.Algorithm.NodeMemory
+	if f == nil {
+		return 0, ""
+	}
+	n := len(cfg.IDs)
+	per, what := f(n)
+	return int64(n) * per, what
 }

@@ -2,7 +2,8 @@ package bench
 
 import "electsim/algo"
 
-// Theory is what a message count should be, by the theory of DESIGN §3.
+// Theory is what a message count should be, by the theory (docs/performance.md, "What bench
+// measures"; the papers: Garcia-Molina 1982, Chang and Roberts 1979).
 type Theory struct {
 	Kind  string
 	Exact int64   // the exact count for this instance, or -1 when theory gives none

@@ -48,14 +48,6 @@ func TestChangRoberts(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", -1234567: "-1,234,567", 20000000: "20,000,000"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // Misses names every count that differs from its exact theory, and none for a run that did not
 // finish.
 func TestMisses(t *testing.T) {

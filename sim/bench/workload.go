@@ -14,11 +14,24 @@ import (
 // Algorithms returns the algorithms a bench can run, in the order they are listed.
 func Algorithms() []string { return []string{"bully", "ring", "lowest-id", "raft"} }
 
+// DefaultSizes returns the node counts electsim bench measures algorithm name's election
+// among when it is not told: as large as the election goes in seconds. Bully and Lowest-ID cost
+// n² messages; Raft's election among thousands of nodes splits the vote again and again.
+func DefaultSizes(name string) []int {
+	switch name {
+	case "bully":
+		return []int{100, 1000, 2000}
+	case "ring":
+		return []int{1000, 10000, 100000}
+	}
+	return []int{100, 1000}
+}
+
 // Workload returns the run that measures one election of algorithm name among n nodes, from
 // boot to the first agreed leader, on engine e:
 //
 //   - bully: nodes 1..n, every message takes exactly 10ms, and the top node is down from time 0:
-//     every other node boots into an election (DESIGN §3.1's exact counts).
+//     every other node boots into an election (the exact counts of docs/performance.md).
 //   - ring: the ids 1..n in a random ring order drawn from seed, every node initiating at boot,
 //     without ACKs — the paper's algorithm (ELECTION: the exact count of the instance, n·H_n on
 //     average).

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// The checker's target (DESIGN §9): at least 200 runs a second for Bully on 5 nodes with 2s
-// runs, inline engine. Each run draws a schedule of crashes and partitions, runs it and judges
+// The checker's target (docs/performance.md): at least 200 runs a second for Bully on 5 nodes with
+// 2s runs, inline engine. Each run draws a schedule of crashes and partitions, runs it and judges
 // at-most-one-leader, through Check.Run; one worker, so the figure is per core.
 //
 //	go test ./sim/check -run '^$' -bench Check -benchtime 2000x

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 )
 
@@ -34,6 +35,13 @@ type Options struct {
 	// result covers the runs up to it, as if Runs had been that many.
 	StopAfter int
 }
+
+// DefaultRuns is how many runs a check does, and DefaultMatrixRuns how many a cell of the
+// matrix does, unless told otherwise (electsim check --runs).
+const (
+	DefaultRuns       = 1000
+	DefaultMatrixRuns = 300
+)
 
 // DefaultShrinkBudget bounds the runs shrinking takes: a few tenths of a second for Bully.
 const DefaultShrinkBudget = 4000
@@ -94,7 +102,7 @@ func New(opts Options) (*Check, error) {
 	c.window = base.RunFor - c.settle
 	if c.window < minWindow {
 		return nil, fmt.Errorf("a run of %s leaves no time for faults: %s needs %s to settle after them; expected a run of at least %s",
-			fmtTime(base.RunFor), base.Algorithm.Name, fmtTime(c.settle), fmtTime(c.settle+minWindow))
+			human.Seconds(base.RunFor), base.Algorithm.Name, human.Seconds(c.settle), human.Seconds(c.settle+minWindow))
 	}
 	if err := base.Validate(); err != nil {
 		return nil, err

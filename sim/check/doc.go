@@ -1,5 +1,5 @@
-// Package check is the property checker (DESIGN §8): it runs an algorithm under thousands of
-// random fault schedules, judges each run by one property, and shrinks the first schedule that
+// Package check is the property checker (docs/properties.md): it runs an algorithm under thousands
+// of random fault schedules, judges each run by one property, and shrinks the first schedule that
 // breaks it to a small one that still does.
 //
 // A schedule is drawn from one seed. Its faults — crashes, recoveries, partitions and one-way
@@ -15,12 +15,12 @@
 // window closes as soon as it can), then fewer nodes, for as long as any of them helps. A
 // candidate counts only if it breaks the same property; a run judged by a safety property
 // stops at the first look (every 100ms of virtual time) that finds it broken. The result is a
-// Counterexample: plain data — a sim.Config and the narration that explains the violation —
-// which the command line writes as a scenario file with scenarios.Format. This package does
-// not know the scenario text.
+// Counterexample: plain data — a sim.Config and the narration that explains the violation.
+// Counterexample.Scenario makes it a scenario, once it has checked that the scenario replays
+// to the same violation; the command line writes it with scenarios.Format.
 //
-// Matrix runs every algorithm × fault class of DESIGN §4, with a row for Lease's own property,
-// and compares what it measures with what the theory says.
+// Matrix runs every algorithm × fault class (docs/properties.md), with a row for Lease's own
+// property, and compares what it measures with what the theory says.
 //
 // Runs use the inline engine unless the base configuration says otherwise, spread over
 // GOMAXPROCS workers; results never depend on how many workers ran them.

@@ -14,7 +14,8 @@ type Column struct {
 	Faults Faults
 }
 
-// Columns returns the columns of DESIGN §4, in its order.
+// Columns returns the columns of the matrix (docs/properties.md, "The matrix, in theory"), in its
+// order.
 func Columns() []Column {
 	return []Column{
 		{"none", None}, {"crash", Crash}, {"crash+recover", Crash | Recover}, {"partition", Partition},
@@ -65,9 +66,9 @@ func (r *Row) Label() string {
 	return s + " (" + r.Property + ")"
 }
 
-// Rows returns the rows of DESIGN §4, then Lease's: at-most-one-leader, which a pause breaks —
-// a paused holder still believes — and no-stale-write with fencing, which nothing breaks, and
-// without, which a pause or a slow write breaks.
+// Rows returns the rows of the classical algorithms (docs/properties.md), then Lease's:
+// at-most-one-leader, which a pause breaks — a paused holder still believes — and no-stale-write
+// with fencing, which nothing breaks, and without, which a pause or a slow write breaks.
 func Rows() []Row {
 	row := func(name, property, theory string, params ...Setting) Row {
 		r := Row{Algorithm: name, Property: property, Params: params}

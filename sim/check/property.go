@@ -9,9 +9,10 @@ import (
 	"electsim/sim"
 )
 
-// EventualLeader is the liveness property of DESIGN §4 that the checker adds to the monitors'
-// safety properties: once the faults are over and the settle time has passed, one live leader
-// is agreed by every live node — when the algorithm can have one at all (see leaderPossible).
+// EventualLeader is the liveness property (docs/properties.md) that the checker adds to the
+// monitors' safety properties: once the faults are over and the settle time has passed, one live
+// leader is agreed by every live node — when the algorithm can have one at all (see
+// leaderPossible).
 const EventualLeader = "eventual-leader"
 
 // Properties returns the properties a check of algorithm a can judge, the default first:

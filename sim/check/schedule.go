@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 	"electsim/sim"
 )
@@ -32,7 +33,7 @@ func (s *Schedule) Size() Size { return Size{len(s.Actions), len(s.IDs), s.RunFo
 
 // String writes "2 actions, 5 nodes, run 3.1s".
 func (z Size) String() string {
-	return fmt.Sprintf("%s, %s, run %s", count(z.Actions, "action"), count(z.Nodes, "node"), fmtTime(z.RunFor))
+	return fmt.Sprintf("%s, %s, run %s", human.Plural(z.Actions, "action"), human.Plural(z.Nodes, "node"), human.Seconds(z.RunFor))
 }
 
 // Less orders sizes: fewer actions, then fewer nodes, then a shorter run.
@@ -44,13 +45,6 @@ func (z Size) Less(o Size) bool {
 		return z.Nodes < o.Nodes
 	}
 	return z.RunFor < o.RunFor
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // plan is a schedule being drawn or shrunk: the faults alone, before the closing actions are

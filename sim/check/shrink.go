@@ -3,11 +3,10 @@ package check
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/sim"
 )
 
@@ -92,13 +91,13 @@ func sameViolation(a, b sim.Violation) bool {
 
 // explain says in a sentence or two what breaks in the counterexample, for its narration.
 func (c *Check) explain(v sim.Violation, from, to Size) string {
-	at := fmtTime(v.From)
+	at := human.Seconds(v.From)
 	var what string
 	switch c.property {
 	case sim.AtMostOneLeader:
 		what = fmt.Sprintf("At %s %s both believe they lead", at, andIDs(v.Nodes))
 		if v.To > v.From {
-			what += ", until " + fmtTime(v.To)
+			what += ", until " + human.Seconds(v.To)
 		} else {
 			// One becomes a leader and the other stops at the same instant.
 			what = fmt.Sprintf("At %s, for an instant, %s both believe they lead", at, andIDs(v.Nodes))
@@ -108,28 +107,16 @@ func (c *Check) explain(v sim.Violation, from, to Size) string {
 		what = fmt.Sprintf("At %s %s are %s: one-leader-per-term is broken.", at, andIDs(v.Nodes), v.Detail)
 	case sim.Agreement, EventualLeader:
 		what = fmt.Sprintf("The run ends at %s, %s after the faults end, and no leader is agreed (%s): %s is broken.",
-			at, fmtTime(c.settle), v.Detail, c.property)
+			at, human.Seconds(c.settle), v.Detail, c.property)
 	default:
 		what = fmt.Sprintf("At %s %s: %s is broken.", at, v.Detail, c.property)
 	}
 	if from.Actions == to.Actions && from.Nodes == to.Nodes {
 		return fmt.Sprintf("%s electsim check found this schedule of %s on %s; shrinking could only make its actions earlier or shorter.",
-			what, count(from.Actions, "action"), count(from.Nodes, "node"))
+			what, human.Plural(from.Actions, "action"), human.Plural(from.Nodes, "node"))
 	}
 	return fmt.Sprintf("%s electsim check found this schedule and shrank it from %s on %s to %s on %s.",
-		what, count(from.Actions, "action"), count(from.Nodes, "node"), count(to.Actions, "action"), count(to.Nodes, "node"))
-}
-
-// fmtTime writes a virtual time for people: "0ms", "150ms", "1.3s", "56.04ms".
-func fmtTime(d time.Duration) string {
-	if d%time.Millisecond == 0 {
-		ms := int64(d / time.Millisecond)
-		if ms >= 1000 {
-			return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%d.%03d", ms/1000, ms%1000), "0"), ".") + "s"
-		}
-		return strconv.FormatInt(ms, 10) + "ms"
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/1e6), "0"), ".") + "ms"
+		what, human.Plural(from.Actions, "action"), human.Plural(from.Nodes, "node"), human.Plural(to.Actions, "action"), human.Plural(to.Nodes, "node"))
 }
 
 // andIDs writes "nodes 2 and 5", "nodes 1, 2 and 5".

@@ -9,9 +9,9 @@ import (
 	"electsim/sim"
 )
 
-// The ✓ cells of the theory (DESIGN §4, and Lease's rows) hold over random schedules of their
-// fault class: rapid draws the schedules through the checker's own generator, and would shrink
-// a failing one with its own shrinking.
+// The ✓ cells of the theory (docs/properties.md, "The matrix, in theory") hold over random
+// schedules of their fault class: rapid draws the schedules through the checker's own generator,
+// and would shrink a failing one with its own shrinking.
 func TestTheoryHolds(t *testing.T) {
 	eachCell(t, Holds, func(t *testing.T, row Row, column Column) {
 		c := newCheck(t, Options{Base: base(t, row.Algorithm, 5, row.Params...), Faults: column.Faults,

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"runtime"
+	"time"
+
+	"electsim/algo"
+	"electsim/sim/bench"
+)
+
+// BenchJSON is the object `electsim bench --json` prints: the machine, and each election
+// measured — its messages by kind beside the theory, its leader, and what it cost.
+type BenchJSON struct {
+	Go      string            `json:"go"`
+	OS      string            `json:"os"`
+	Arch    string            `json:"arch"`
+	CPUs    int               `json:"cpus"`
+	Results []benchResultJSON `json:"results"`
+}
+
+type benchResultJSON struct {
+	Algorithm  string                     `json:"algorithm"`
+	Nodes      int                        `json:"nodes"`
+	Engine     string                     `json:"engine"`
+	Seed       uint64                     `json:"seed"`
+	GOMAXPROCS int                        `json:"gomaxprocs"`
+	Messages   messagesSentDeliveredJSON  `json:"messages"`
+	Theory     map[string]benchTheoryJSON `json:"theory"`
+	Leader     *algo.ID                   `json:"leader"`
+	LeaderAtMS *float64                   `json:"leader_at_ms"`
+	Steps      int                        `json:"steps"`
+	Stopped    string                     `json:"stopped,omitempty"`
+	WallMS     float64                    `json:"wall_ms"`
+	PerSecond  float64                    `json:"delivered_per_second"`
+	PeakHeap   uint64                     `json:"peak_heap_bytes"`
+	PeakRSS    uint64                     `json:"peak_rss_bytes"`
+}
+
+type messagesSentDeliveredJSON struct {
+	Sent      counts `json:"sent"`
+	Delivered counts `json:"delivered"`
+}
+
+type benchTheoryJSON struct {
+	Exact   int64    `json:"exact"`
+	Mean    *float64 `json:"mean,omitempty"`
+	Formula string   `json:"formula"`
+}
+
+// WriteBenchJSON writes the results of a bench as one JSON object (BenchJSON).
+func WriteBenchJSON(w io.Writer, results []bench.Result) error {
+	out := BenchJSON{Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		Results: []benchResultJSON{}}
+	for _, r := range results {
+		j := benchResultJSON{Algorithm: r.Algorithm, Nodes: r.Nodes, Engine: r.Engine.String(), Seed: r.Seed, GOMAXPROCS: r.Procs,
+			Messages: messagesSentDeliveredJSON{Sent: counts{r.Kinds, r.Sent}, Delivered: counts{r.Kinds, r.Delivered}},
+			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
+			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
+			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS}
+		if r.Leader != 0 {
+			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
+			j.Leader, j.LeaderAtMS = &leader, &at
+		}
+		for _, th := range r.Theory {
+			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note}
+			if th.Mean > 0 {
+				mean := th.Mean
+				tj.Mean = &mean
+			}
+			j.Theory[th.Kind] = tj
+		}
+		out.Results = append(out.Results, j)
+	}
+	return json.NewEncoder(w).Encode(out)
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"electsim/algo"
+	"electsim/internal/safetext"
+	"electsim/scenarios"
+)
+
+// WriteScenarios lists the bundled scenarios, one a line: its name, its algorithm and its
+// title. An error says a bundled scenario does not parse: a bug in electsim.
+func WriteScenarios(w io.Writer) error {
+	names := scenarios.Bundled()
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		sc, err := scenarios.LoadBundled(n)
+		if err != nil {
+			return fmt.Errorf("the bundled scenario %s does not parse: %w", n, err)
+		}
+		fmt.Fprintf(w, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safetext.EscapeLines(sc.Title))
+	}
+	return nil
+}
+
+// WriteAlgorithms lists the algorithms: each with its summary, the kinds of message it sends,
+// and the parameters it takes, with their defaults.
+func WriteAlgorithms(w io.Writer) {
+	for i, a := range algo.Algorithms() {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s — %s\n", a.Name, a.Summary)
+		fmt.Fprintf(w, "  messages    %s\n", strings.Join(a.Kinds, ", "))
+		for j, p := range a.Params {
+			label := ""
+			if j == 0 {
+				label = "parameters"
+			}
+			fmt.Fprintf(w, "  %-10s  %-20s %-24s %s\n", label, p.Key, p.Default, p.Help)
+		}
+	}
+}
