@@ -8,7 +8,6 @@ import (
 
 	"electsim/algo"
 	"electsim/internal/human"
-	"electsim/internal/safetext"
 	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
@@ -73,54 +72,18 @@ func (m *Model) detailBox(width, height, sel int) []string {
 	return pad(append([]string{rule}, text...), height)
 }
 
-// endReport is the verdict on an ended run: its leader, the properties, the violations and the
-// scenario's expectations.
+// endReport is the verdict on an ended run — its leader, the properties, the violations and the
+// expectations — as report words it, wrapped to width.
 func (m *Model) endReport(e *session.Ending, width int) []string {
-	st := &m.st
 	var text []string
-	add := func(s string) { text = append(text, wrap(s, width)...) }
-	if e.Summary.Leader != 0 {
-		add(st.leader.Render(fmt.Sprintf("★ %d leads", e.Summary.Leader)) + ", and every live node names it")
-	} else {
-		add("no leader that every live node names")
-	}
-	var props []string
-	for _, p := range e.Summary.Properties {
-		switch {
-		case !p.Applies:
-			props = append(props, st.help.Render("– "+p.Name+" (no terms)"))
-		case p.Holds:
-			props = append(props, st.okText.Render("✓ "+p.Name))
-		default:
-			props = append(props, st.errText.Render("✗ "+p.Name))
-		}
-	}
-	add("properties: " + strings.Join(props, "  "))
-	for _, v := range e.Summary.Violations {
-		add(st.errText.Render("  ✗ " + v.String()))
-	}
-	if e.Summary.Halted != "" {
-		add(st.errText.Render("the run stopped early: " + e.Summary.Halted))
-	}
-	if len(e.Results) > 0 {
-		hold := 0
-		for _, r := range e.Results {
-			if r.OK {
-				hold++
-			}
-		}
-		add(fmt.Sprintf("expectations: %d of %d hold", hold, len(e.Results)))
-		for _, r := range e.Results {
-			if r.OK {
-				add(st.okText.Render("  ✓ ") + safetext.Escape(r.Expectation.String()))
-			} else {
-				text := r.Expectation.String()
-				if r.Detail != "" {
-					text += " — " + r.Detail
-				}
-				add(st.errText.Render("  ✗ " + safetext.Escape(text)))
-			}
-		}
+	for _, line := range judged(e).Lines(palette{styler{&m.st}}) {
+		text = append(text, wrap(line, width)...)
 	}
 	return text
+}
+
+// judged is the verdicts on an ended run, as report gives them.
+func judged(e *session.Ending) *report.Verdicts {
+	v := report.Judge(e.Summary, e.Results)
+	return &v
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/session"
 	"electsim/sim"
 )
@@ -161,7 +162,7 @@ func (m *Model) restart() tea.Cmd {
 		return restart()
 	}
 	m.ask = &question{fmt.Sprintf("Start again from the beginning, and forget %s: %s? y/n",
-		plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart}
+		human.Plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart}
 	return nil
 }
 
@@ -210,11 +211,4 @@ func actionList(as []sim.Action) string {
 		s[i] = fmt.Sprintf("%s at %s", a, algo.FormatDuration(a.At))
 	}
 	return strings.Join(s, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/report"
 	"electsim/sim"
 )
@@ -380,7 +380,7 @@ func nodeList(n, cell, width, height, sel int, render func(int) string) []string
 func (m *Model) flight(f sim.Flight) string {
 	eta := "held: paused"
 	if f.At >= 0 {
-		eta = "in " + fmtDur(f.At-m.ss.Now())
+		eta = "in " + human.Tenths(f.At-m.ss.Now())
 	}
 	return fmt.Sprintf("%s %s %s", report.Kind(f.Msg, m.opts.Config.Algorithm, report.Plain{}), report.Link(f.Msg), eta)
 }
@@ -414,9 +414,4 @@ func (m *Model) cuts() string {
 		s = append(s, l.String())
 	}
 	return strings.Join(s, " ")
-}
-
-// fmtDur writes a virtual duration in ms: "3.4ms".
-func fmtDur(d time.Duration) string {
-	return fmt.Sprintf("%.1fms", float64(d)/1e6)
 }

@@ -96,6 +96,15 @@ func (s styler) Kind(x string, i int, routine bool) string {
 }
 func (s styler) Status(st sim.Status, x string) string { return s.st.status(st).Render(x) }
 
+// palette adapts styles to report.Palette, for the verdicts at the end of a run: what does not
+// apply is grey, as the help is, rather than faint.
+type palette struct{ styler }
+
+func (p palette) Dim(x string) string     { return p.st.help.Render(x) }
+func (p palette) Bold(x string) string    { return p.st.bold.Render(x) }
+func (p palette) Green(x string) string   { return p.st.okText.Render(x) }
+func (p palette) Heading(x string) string { return p.st.heading.Render(x) }
+
 // notBooted is the mark of a node that has not booted yet: before the first steps of a run.
 const notBooted = "○"
 

@@ -10,13 +10,20 @@ import (
 // The ways electsim writes a duration. Which one a text uses depends on what its reader does
 // with it: a column of times lines up (MillisFixed), a trace's times compare at a glance in one
 // unit (Millis), a summary says "5s" of a whole run (Duration), a checker's lengths of runs read
-// in seconds (Seconds), a table gives about four figures (Brief), and wall-clock times say how
+// in seconds (Seconds), a time left reads to a tenth of a millisecond (Tenths), a table gives
+// about four figures (Brief), and wall-clock times say how
 // fast this machine was (Wall, Elapsed).
 
 // MillisFixed writes d in milliseconds with exactly three decimals and no unit, for a column
 // of times that line up: "1000.000", "12.345".
 func MillisFixed(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64)
+}
+
+// Tenths writes d in milliseconds to a tenth, for a time left that changes as a run goes:
+// "3.4ms", "10.0ms", "1500.0ms".
+func Tenths(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + "ms"
 }
 
 // Millis writes d in milliseconds, to the microsecond, without trailing zeros: "0ms", "12.5ms",
