@@ -1,0 +1,161 @@
+package session
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// fixedBully is a session of Bully among 3 nodes with every message 10ms on its way.
+func fixedBully(t testing.TB, actions ...sim.Action) *Session {
+	t.Helper()
+	info, err := algo.Lookup("bully")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.DefaultConfig(info, 3)
+	cfg.Network.Delay = network.Delay{Min: 10 * ms, Max: 10 * ms}
+	cfg.Engine = sim.Inline
+	cfg.Actions = actions
+	s, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestPicturePackets checks packets at known fractions of their flight: with a fixed delay of
+// 10ms, a message sent at 0 is a quarter of the way at 2.5ms and three quarters at 7.5ms.
+func TestPicturePackets(t *testing.T) {
+	s := fixedBully(t)
+	var p Picture
+	s.PlayTo(0)
+	s.Picture(&p, 0)
+	if len(p.Packets) == 0 {
+		t.Fatal("nothing in flight after the boot")
+	}
+	for _, at := range []time.Duration{2500 * time.Microsecond, 7500 * time.Microsecond} {
+		if _, brk := s.PlayTo(at); brk {
+			t.Fatal("a break")
+		}
+		if s.Instant() != at {
+			t.Fatalf("instant %v, want %v", s.Instant(), at)
+		}
+		s.Picture(&p, 0)
+		want := float64(at) / float64(10*ms)
+		for _, pk := range p.Packets {
+			if pk.Sent != 0 || pk.Arrives != 10*ms || pk.Fraction != want {
+				t.Fatalf("at %v: packet %+v, want sent 0, arriving 10ms, fraction %v", at, pk, want)
+			}
+		}
+	}
+	// Every node boots and sends; on one line at most one packet, the newest.
+	for _, pk := range p.Packets {
+		if pk.Others != 0 || !pk.Newest {
+			t.Fatalf("packet %+v: one per line expected", pk)
+		}
+	}
+	// At 10ms they have all arrived: the instant is 10ms, the packets are the answers.
+	s.PlayTo(10 * ms)
+	s.Picture(&p, 0)
+	for _, pk := range p.Packets {
+		if pk.Sent != 10*ms || pk.Fraction != 0 {
+			t.Fatalf("at 10ms: packet %+v", pk)
+		}
+	}
+}
+
+// TestPictureTimersHeldDrops checks a paused node's held inputs, a timer running down, and a
+// drop to a crashed node where it happened.
+func TestPictureTimersHeldDrops(t *testing.T) {
+	s := fixedBully(t, sim.Action{At: 25 * ms, Op: sim.Pause, Nodes: []algo.ID{1}},
+		sim.Action{At: 200 * ms, Op: sim.Crash, Nodes: []algo.ID{2}})
+	var p Picture
+	s.PlayTo(190 * ms)
+	s.Picture(&p, 0)
+	n1 := p.Nodes[0]
+	if n1.Status != "paused" || len(n1.Held) == 0 {
+		t.Fatalf("node 1 at 190ms: %+v; paused with held inputs expected", n1)
+	}
+	for _, h := range n1.Held {
+		if h.Kind == "message" && (h.From == 0 || h.Label == "") {
+			t.Fatalf("held %+v", h)
+		}
+	}
+	var timed bool
+	for _, n := range p.Nodes {
+		for i, tm := range n.Timers {
+			if tm.Total <= 0 || tm.Left < 0 || tm.Left > tm.Total || i > 0 && tm.Left < n.Timers[i-1].Left {
+				t.Fatalf("node %d timers %+v", n.ID, n.Timers)
+			}
+			timed = true
+		}
+	}
+	if !timed {
+		t.Fatal("no timer pending at 190ms")
+	}
+	// Run on past the crash of 2 until a message to it is dropped on arrival.
+	for s.Instant() < 2*time.Second {
+		s.PlayTo(s.Instant() + ms)
+		s.Picture(&p, 5*ms)
+		for _, d := range p.Drops {
+			if d.To != 2 || d.Reason != "crashed" || d.Fraction != 1 || d.At > p.At || d.At < p.At-5*ms && d.At != s.Now() {
+				t.Fatalf("drop %+v at %v", d, p.At)
+			}
+			return
+		}
+	}
+	t.Fatal("no drop seen")
+}
+
+// TestPictureForwardBack checks that a picture is a function of the step and instant: stepping
+// forward then back over a window gives the same pictures, and it encodes as JSON.
+func TestPictureForwardBack(t *testing.T) {
+	s := open(t, "raft-boot-split-vote", nil)
+	next(t, s, 30)
+	var want []Picture
+	for range 40 {
+		var p Picture
+		s.Picture(&p, 10*ms)
+		want = append(want, p)
+		next(t, s, 1)
+	}
+	for i := len(want) - 1; i >= 0; i-- {
+		if err := s.Back(1); err != nil {
+			t.Fatal(err)
+		}
+		var p Picture
+		s.Picture(&p, 10*ms)
+		if !reflect.DeepEqual(p, want[i]) {
+			t.Fatalf("step %d back: %+v\nforward it was %+v", len(s.Steps()), p, want[i])
+		}
+		if _, err := json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPlayToStopsAtBreak checks that playing time on stops at a break, the instant that step's,
+// and that no step is skipped: PlayTo in small slices shows the steps Next shows.
+func TestPlayToStopsAtBreak(t *testing.T) {
+	a := open(t, "bully-leader-crash", nil)
+	b := open(t, "bully-leader-crash", nil)
+	for !a.Done() {
+		n, brk := a.PlayTo(a.Instant() + 3*ms)
+		if brk && (!a.AtBreak() || a.Instant() != a.Now()) {
+			t.Fatal("stopped at a break that is not the latest step")
+		}
+		for range n {
+			b.Next()
+		}
+		if len(a.Steps()) != len(b.Steps()) || !a.Done() && a.Now() != b.Now() {
+			t.Fatalf("PlayTo showed %d steps to %v, Next %d to %v", len(a.Steps()), a.Now(), len(b.Steps()), b.Now())
+		}
+	}
+}
