@@ -38,6 +38,18 @@ type Picture struct {
 	Blocked []Blocked `json:"blocked"`
 	// Groups is how many partition groups are in force: 0 without a partition.
 	Groups int `json:"groups"`
+
+	scratch scratch // what filling it reuses from one frame to the next
+}
+
+// scratch is what Picture reuses from one frame to the next, kept in the Picture so that
+// drawing changes nothing in the session.
+type scratch struct {
+	places [][2]float64
+	timers []sim.PendingTimer
+	held   []sim.HeldInput
+	flying []sim.Flying
+	lines  map[[2]algo.ID]int
 }
 
 // PicNode is one node as a picture shows it.
@@ -69,9 +81,10 @@ type Timer struct {
 
 // Held is an input a paused node holds.
 type Held struct {
-	Kind  string  `json:"kind"` // "message", "timer", "elect" or "boot"
-	Label string  `json:"label"`
-	From  algo.ID `json:"from,omitempty"` // a message's sender
+	Kind    string  `json:"kind"` // "message", "timer", "elect" or "boot"
+	Label   string  `json:"label"`
+	MsgKind string  `json:"msgKind,omitempty"` // a message's kind
+	From    algo.ID `json:"from,omitempty"`    // a message's sender
 }
 
 // Packet is a message in flight, drawn on the line from From to To at Fraction of the way.
@@ -152,7 +165,8 @@ func (s *Session) PlayTo(t time.Duration) (int, bool) {
 // a view chooses it from its playback rate.
 func (s *Session) Picture(p *Picture, linger time.Duration) {
 	t := s.Instant()
-	*p = Picture{At: t, Layout: "ring", Nodes: p.Nodes[:0], Packets: p.Packets[:0], Drops: p.Drops[:0], Blocked: p.Blocked[:0]}
+	*p = Picture{At: t, Layout: "ring", Nodes: p.Nodes[:0], Packets: p.Packets[:0], Drops: p.Drops[:0], Blocked: p.Blocked[:0],
+		scratch: p.scratch}
 	ids := s.base.IDs
 	if len(ids) > RingMax {
 		p.Layout = "grid"
@@ -192,7 +206,7 @@ func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 // pictureNodes fills p's nodes: state, place, timers, held inputs.
 func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 	views := s.run.Nodes()
-	s.places = Layout(len(ids), nil, s.places)
+	p.scratch.places = Layout(len(ids), nil, p.scratch.places)
 	var group map[algo.ID]int
 	if parts := s.run.Partition(); parts != nil {
 		p.Groups = len(parts)
@@ -203,8 +217,8 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 			}
 		}
 	}
-	s.timers = s.run.AppendTimers(s.timers[:0])
-	s.held = s.run.AppendHeld(s.held[:0])
+	p.scratch.timers = s.run.AppendTimers(p.scratch.timers[:0])
+	p.scratch.held = s.run.AppendHeld(p.scratch.held[:0])
 	for i, id := range ids {
 		v := viewOf(views, id)
 		status := v.Status.String()
@@ -212,8 +226,8 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 			status = "down"
 		}
 		pn := PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role, Group: group[id],
-			X: s.places[i][0], Y: s.places[i][1]}
-		for _, tm := range s.timers {
+			X: p.scratch.places[i][0], Y: p.scratch.places[i][1]}
+		for _, tm := range p.scratch.timers {
 			if tm.Node != id {
 				continue
 			}
@@ -224,14 +238,14 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 			pn.Timers = append(pn.Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total})
 		}
 		slices.SortStableFunc(pn.Timers, func(a, b Timer) int { return cmpDur(a.Left, b.Left) })
-		for _, h := range s.held {
+		for _, h := range p.scratch.held {
 			if h.Node != id {
 				continue
 			}
 			ph := Held{Kind: h.Kind}
 			switch h.Kind {
 			case "message":
-				ph.Label, ph.From = h.Msg.Label(), h.Msg.From
+				ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
 			case "timer":
 				ph.Label = h.Timer
 			default:
@@ -263,12 +277,12 @@ func cmpDur(a, b time.Duration) int {
 // picturePackets fills p's packets: every message in flight at the fraction of its flight.
 func (s *Session) picturePackets(p *Picture, t time.Duration) {
 	info := s.base.Algorithm
-	s.flying = s.run.AppendFlying(s.flying[:0])
-	if s.lines == nil {
-		s.lines = map[[2]algo.ID]int{}
+	p.scratch.flying = s.run.AppendFlying(p.scratch.flying[:0])
+	if p.scratch.lines == nil {
+		p.scratch.lines = map[[2]algo.ID]int{}
 	}
-	clear(s.lines)
-	for _, f := range s.flying {
+	clear(p.scratch.lines)
+	for _, f := range p.scratch.flying {
 		frac := 1.0
 		if span := f.Arrives - f.Sent; span > 0 {
 			frac = min(1, max(0, float64(t-f.Sent)/float64(span)))
@@ -278,14 +292,14 @@ func (s *Session) picturePackets(p *Picture, t time.Duration) {
 			Routine: info.IsRoutine(f.Msg.Kind), Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
 		// The newest on a line: the one sent last; among those sent together, the one due last
 		// (the later in the order due, as they come).
-		if j, ok := s.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {
-			s.lines[k] = len(p.Packets) - 1
+		if j, ok := p.scratch.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {
+			p.scratch.lines[k] = len(p.Packets) - 1
 		}
 	}
-	for _, j := range s.lines {
+	for _, j := range p.scratch.lines {
 		p.Packets[j].Newest = true
 	}
-	counts := s.lines // reused: now the count on each line
+	counts := p.scratch.lines // reused: now the count on each line
 	clear(counts)
 	for i := range p.Packets {
 		counts[[2]algo.ID{p.Packets[i].From, p.Packets[i].To}]++

@@ -40,12 +40,6 @@ type Session struct {
 	// (instantAt): any other change of the steps shown makes the latest step's time the instant.
 	instant   time.Duration
 	instantAt int
-	// What Picture reuses from one frame to the next.
-	places [][2]float64
-	timers []sim.PendingTimer
-	held   []sim.HeldInput
-	flying []sim.Flying
-	lines  map[[2]algo.ID]int
 }
 
 // Step is one step of the run as a session keeps it.

@@ -354,8 +354,8 @@ func TestSpeed(t *testing.T) {
 	for range 20 {
 		press(m, "+")
 	}
-	if m.speed != len(speeds)-1 || m.stepsPerTick() < 10 {
-		t.Errorf("top speed %d, %d steps per tick", m.speed, m.stepsPerTick())
+	if m.speed != len(speeds)-1 || m.perTick() != 1000*time.Second/fps {
+		t.Errorf("top speed %d, %v per tick", m.speed, m.perTick())
 	}
 	for range 30 {
 		press(m, "-", "[")
