@@ -94,8 +94,8 @@ type Model struct {
 	glyphs  map[string]rune // each message kind's letter on the canvas
 	theme   int             // an index into themes
 	nodes   []algo.ID       // ring order
-	byID    []int     // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
-	sel     int       // the selected node, an index into nodes
+	byID    []int           // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
+	sel     int             // the selected node, an index into nodes
 	playing bool
 	speed   int // index into speeds
 	tick    int // the playback tick in flight; older ticks are stale

@@ -80,7 +80,9 @@ func newStyles(r *lipgloss.Renderer, noColor bool, theme string) styles {
 	if contrast {
 		// Nothing faint, nothing grey: what was dimmed is the text's own colour, bold where it
 		// marks something; the colours are the strongest of each hue.
-		c = func(light, dark string) lipgloss.TerminalColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+		c = func(light, dark string) lipgloss.TerminalColor {
+			return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+		}
 		st.dim = r.NewStyle()
 		st.help = r.NewStyle().Foreground(strong)
 		st.border = r.NewStyle().Foreground(strong)
