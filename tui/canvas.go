@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
@@ -20,12 +21,16 @@ import (
 // them, each with its term and the leader it believes in, its nearest timer as a bar that runs
 // down under it and what it holds while paused above it; a line between two nodes while a
 // message is on it, the newest message there as its kind's letter at the fraction of its flight,
-// with how many share the line; ✗ where a message was lost a moment ago; ░ on a line a fault
+// with how many share the line; ✗ where a message was lost a moment ago; ╳ on a line a fault
 // blocks. With few nodes every line shows, faintly.
 
 // allLinesUpTo is the most nodes for which every line between two nodes is drawn: above it, only
 // the lines that carry a message or are cut, or a complete graph hides the nodes.
 const allLinesUpTo = 4
+
+// timeLeftUpTo is the most nodes for which the time left of each node's nearest timer is
+// written beside its bar: with more, the numbers crowd the canvas.
+const timeLeftUpTo = 8
 
 // timerBar is the width of a node's timer bar, in cells.
 const timerBar = 6
@@ -318,7 +323,7 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		paths[k] = path
 		r := '·'
 		if st == cellBlocked {
-			r = '░'
+			r = '╳'
 		}
 		for _, pt := range path {
 			c.set(pt[0], pt[1], r, st)
@@ -354,7 +359,7 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		c.set(pt[0], pt[1], m.glyphs[pk.Kind], st)
 		if pk.Others > 0 {
 			cnt := fmt.Sprint(pk.Others + 1)
-			if r := c.at(pt[0]+1, pt[1]); r == ' ' || r == '·' || r == '░' {
+			if r := c.at(pt[0]+1, pt[1]); r == ' ' || r == '·' || r == '╳' {
 				c.text(pt[0]+1, pt[1], cnt, st)
 			}
 		}
@@ -375,7 +380,15 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			c.set(b.x+b.w-1, b.y, ' ', cellPlain)
 		}
 		if len(nd.Timers) > 0 && nd.Timers[0].Total > 0 && b.y+1 < height {
-			c.text(b.x+(b.w-timerBar)/2, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
+			x := max(1, min(b.x+(b.w-timerBar)/2, width-timerBar-1))
+			c.set(x-1, b.y+1, ' ', cellPlain)
+			c.text(x, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
+			c.set(x+timerBar, b.y+1, ' ', cellPlain)
+			if n <= timeLeftUpTo {
+				left := human.Tenths(nd.Timers[0].Left)
+				c.text(x+timerBar+1, b.y+1, left, cellTimer)
+				c.set(x+timerBar+1+len(left), b.y+1, ' ', cellPlain)
+			}
 		}
 		if len(nd.Held) > 0 && b.y > 0 {
 			h := heldText(nd.Held, m.glyphs)
@@ -432,14 +445,27 @@ func segment(ax, ay, bx, by float64, boxes []box) [][2]int {
 	return out
 }
 
-// bar is a timer's bar: █ for the time left, · for the time gone, of timerBar cells.
+// bar is a timer's bar: █ for the time left, ░ for the time gone, of timerBar cells; the cell
+// where they meet is filled in eighths (▏ to ▉), so that two timers a few per cent apart look
+// apart.
 func bar(left, total time.Duration) string {
-	full := timerBar
+	eighths := timerBar * 8
 	if total > 0 {
-		full = int(math.Ceil(float64(left) / float64(total) * timerBar))
+		eighths = int(math.Ceil(float64(left) / float64(total) * float64(timerBar*8)))
 	}
-	full = max(0, min(timerBar, full))
-	return strings.Repeat("█", full) + strings.Repeat("·", timerBar-full)
+	eighths = max(0, min(timerBar*8, eighths))
+	var b strings.Builder
+	for i := range timerBar {
+		switch e := eighths - 8*i; {
+		case e >= 8:
+			b.WriteRune('█')
+		case e <= 0:
+			b.WriteRune('░')
+		default:
+			b.WriteRune([]rune("▏▎▍▌▋▊▉")[e-1])
+		}
+	}
+	return b.String()
 }
 
 // heldText is what a paused node holds, above it: "⧗E1 h3 +2".

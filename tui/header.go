@@ -79,7 +79,7 @@ func (m *Model) header() []string {
 				algo.FormatDuration(v.From), v.Detail), m.width)))
 		}
 	}
-	if m.ss.AtBreak() {
+	if m.ss.AtBreak() && !m.playing { // playing on from it, time moves before the next step
 		lines = append(lines, st.breakBar.Render(fit(" ⚑ BREAK — what happens next? n or enter goes on", m.width)))
 	}
 	return lines

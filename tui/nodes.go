@@ -187,8 +187,8 @@ func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []stri
 		for i, k := range m.opts.Config.Algorithm.Kinds {
 			items = append(items, styler{st}.Kind(string(m.glyphs[k]), i, false)+" "+k)
 		}
-		items = append(items, st.errText.Render("✗")+" lost", st.fault.Render("░")+" blocked link",
-			st.timer.Render("██··")+" timer left", "N after a letter: N on that line")
+		items = append(items, st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked link",
+			st.timer.Render("██░░")+" timer left", "N after a letter: N on that line")
 	}
 	if notBootedShows {
 		items = append(items, notBooted+" not booted yet")
