@@ -87,7 +87,7 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 	n := len(m.nodes)
 	// The canvas needs a row for every two nodes, and rows for the timer bars and held inputs,
 	// or labels collide.
-	viewMin, viewWant := max(7, n/2+4), max(13, n+7)
+	viewMin, viewWant := max(9, n/2+5), max(13, n+7)
 	useCanvas := n <= listAbove && avail >= viewMin
 	var labels []string // unstyled
 	cell := 0           // the width of a label in the list, its marks included
@@ -187,8 +187,8 @@ func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []stri
 		for i, k := range m.opts.Config.Algorithm.Kinds {
 			items = append(items, styler{st}.Kind(string(m.glyphs[k]), i, false)+" "+k)
 		}
-		items = append(items, st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked link",
-			st.timer.Render("██░░")+" timer left", "N after a letter: N on that line")
+		items = append(items, st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked",
+			st.timer.Render("██░░")+" timer")
 	}
 	if notBootedShows {
 		items = append(items, notBooted+" not booted yet")

@@ -589,9 +589,14 @@ func TestSelectedNodeAndFlights(t *testing.T) {
 			t.Errorf("no %q:\n%s", want, view)
 		}
 	}
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 34})
 	if view := m.View(); !strings.Contains(view, " more") {
 		t.Errorf("a short list of flights does not say how many more:\n%s", view)
+	}
+	// Where the canvas leaves no room for the list, the count stays.
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if view := m.View(); !strings.Contains(view, "in flight: 10") {
+		t.Errorf("no count of the messages in flight:\n%s", view)
 	}
 	// Before the boot steps, nodes have not booted: ○, not ● followers.
 	m = newModel(t, "bully-boot", nil)
