@@ -384,8 +384,7 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			c.set(x-1, b.y+1, ' ', cellPlain)
 			c.text(x, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
 			c.set(x+timerBar, b.y+1, ' ', cellPlain)
-			if n <= timeLeftUpTo {
-				left := human.Tenths(nd.Timers[0].Left)
+			if left := human.Tenths(nd.Timers[0].Left); n <= timeLeftUpTo && x+timerBar+1+len(left) <= width {
 				c.text(x+timerBar+1, b.y+1, left, cellTimer)
 				c.set(x+timerBar+1+len(left), b.y+1, ' ', cellPlain)
 			}

@@ -14,8 +14,7 @@ import (
 
 // A frame of the picture at its largest: 64 nodes (the list, with counts), at least 1,000
 // messages in flight and a log of at least 10,000 rows — the picture computed by session and
-// the screen drawn. Also 32 nodes on the canvas with as many messages. Target: ≤ 5 ms a frame
-// (docs/performance.md).
+// the screen drawn. Also 32 nodes on the canvas with as many messages. Target: ≤ 5 ms a frame.
 func BenchmarkPictureFrame(b *testing.B) {
 	for _, n := range []int{32, 64} {
 		b.Run(fmt.Sprintf("%d nodes", n), func(b *testing.B) {

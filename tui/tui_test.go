@@ -1064,13 +1064,13 @@ func BenchmarkPlaybackFrame(b *testing.B) {
 }
 
 // The README shows a real screen: the block marked <!-- screen of: ... TestREADMEScreen ... -->
-// is the demo at 100×30 after :partition 1 2 | 3 4 5, enter, n — without colour, trailing
-// spaces trimmed. go test -update rewrites it; review the diff.
+// is the demo at 100×30 played to its break at the leader's crash, then on to 1157ms, when the
+// new leader's COORDINATORs are on their way — without colour, trailing spaces trimmed. go test
+// -update rewrites it; review the diff.
 func TestREADMEScreen(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
-	press(m, ":")
-	typeText(m, "partition 1 2 | 3 4 5")
-	playToBreak(m, 1)
+	playToBreak(m, 2)
+	playTo(m, 1157*ms)
 	var b strings.Builder
 	for _, l := range strings.Split(m.View(), "\n") {
 		b.WriteString(strings.TrimRight(l, " ") + "\n")
