@@ -94,6 +94,7 @@ type Packet struct {
 	Kind    string  `json:"kind"`
 	Label   string  `json:"label"`   // the kind with its value and term: "ELECTION(3) t2"
 	Routine bool    `json:"routine"` // a heartbeat: background traffic
+	Flag    bool    `json:"flag"`    // the message's flag: a vote granted, an answer yes (✓ in its label)
 	// Fraction is how much of its flight has elapsed at the instant drawn, (At − Sent) /
 	// (Arrives − Sent), from 0 to 1.
 	Fraction float64       `json:"fraction"`
@@ -289,7 +290,7 @@ func (s *Session) picturePackets(p *Picture, t time.Duration) {
 		}
 		k := [2]algo.ID{f.Msg.From, f.Msg.To}
 		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Label: f.Msg.Label(),
-			Routine: info.IsRoutine(f.Msg.Kind), Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
+			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
 		// The newest on a line: the one sent last; among those sent together, the one due last
 		// (the later in the order due, as they come).
 		if j, ok := p.scratch.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {

@@ -357,11 +357,15 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		}
 		st := cellKind + uint8(max(0, indexOf(kinds, pk.Kind)))
 		c.set(pt[0], pt[1], m.glyphs[pk.Kind], st)
+		var after string
+		if pk.Flag {
+			after = "✓" // a vote granted, a yes: what the class must tell from a refusal
+		}
 		if pk.Others > 0 {
-			cnt := fmt.Sprint(pk.Others + 1)
-			if r := c.at(pt[0]+1, pt[1]); r == ' ' || r == '·' || r == '╳' {
-				c.text(pt[0]+1, pt[1], cnt, st)
-			}
+			after += fmt.Sprint(pk.Others + 1)
+		}
+		if r := c.at(pt[0]+1, pt[1]); after != "" && (r == ' ' || r == '·' || r == '╳') {
+			c.text(pt[0]+1, pt[1], after, st)
 		}
 	}
 	// The nodes over the lines, then each one's timer bar under it and held inputs above it.
