@@ -187,7 +187,7 @@ func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []stri
 		for i, k := range m.opts.Config.Algorithm.Kinds {
 			items = append(items, styler{st}.Kind(string(m.glyphs[k]), i, false)+" "+k)
 		}
-		items = append(items, "✓ granted", st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked",
+		items = append(items, "✓ yes, granted", st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked",
 			st.timer.Render("██░░")+" timer")
 	}
 	if notBootedShows {
