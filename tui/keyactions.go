@@ -110,11 +110,9 @@ func (m *Model) mouse(e tea.MouseMsg) tea.Cmd {
 			}
 			return nil
 		}
-		if row := y - 1; row >= 0 && row < l.logRows {
-			if i := m.log.firstShown(l.logRows) + row; i < len(m.log.rows) {
-				m.log.top = m.log.firstShown(l.logRows)
-				m.log.cursor = i
-			}
+		if screen := m.logScreen(l.logRows, l.right); y-1 >= 0 && y-1 < len(screen) {
+			m.log.top = screen[0].row
+			m.log.cursor = screen[y-1].row
 		}
 	}
 	return nil
