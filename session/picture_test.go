@@ -159,3 +159,29 @@ func TestPlayToStopsAtBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestInstantFollowsSteps checks that the instant PlayTo set holds only until the steps shown
+// change otherwise: a step back and forward again comes to the step's own time, not the instant
+// played to before.
+func TestInstantFollowsSteps(t *testing.T) {
+	s := fixedBully(t)
+	s.PlayTo(5 * ms) // the boot at 0ms; nothing more is due before 10ms
+	if s.Instant() != 5*ms {
+		t.Fatalf("instant %v after PlayTo(5ms)", s.Instant())
+	}
+	n := len(s.Steps())
+	if err := s.Back(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Next(); !ok || len(s.Steps()) != n {
+		t.Fatal("forward again did not come back to the same step")
+	}
+	if s.Instant() != s.Now() {
+		t.Fatalf("after back and forward: instant %v, the step's time %v", s.Instant(), s.Now())
+	}
+	s.PlayTo(5 * ms)
+	s.Next()
+	if s.Instant() != s.Now() || s.Now() != 10*ms {
+		t.Fatalf("after a step: instant %v, now %v", s.Instant(), s.Now())
+	}
+}
