@@ -185,3 +185,20 @@ func TestInstantFollowsSteps(t *testing.T) {
 		t.Fatalf("after a step: instant %v, now %v", s.Instant(), s.Now())
 	}
 }
+
+// TestActAfterPlayTo checks that an action taken after playing time on past the latest step
+// happens after the instant shown, not before it.
+func TestActAfterPlayTo(t *testing.T) {
+	s := fixedBully(t)
+	s.PlayTo(5500 * time.Microsecond)
+	if got := s.ActTime(); got != 6*ms {
+		t.Fatalf("ActTime %v at the instant 5.5ms, want 6ms", got)
+	}
+	tk, err := s.Act(sim.Action{Op: sim.Crash, Nodes: []algo.ID{3}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Action.At != 6*ms || s.Now() != 6*ms {
+		t.Fatalf("the crash at %v, the run at %v; want both at 6ms", tk.Action.At, s.Now())
+	}
+}
