@@ -42,9 +42,8 @@ type Taken struct {
 }
 
 // ActTime is when an action the user takes now happens: at the next whole millisecond after the
-// instant shown (Instant). Every
-// step shown so far comes before it, as in a scenario file that schedules it then — so the
-// session, saved, replays to the same trace.
+// instant shown (Instant). Every step shown so far comes before it, as in a scenario file that
+// schedules it then — so the session, saved, replays to the same trace.
 func (s *Session) ActTime() time.Duration {
 	now := s.Instant() // played on past the latest step, an action comes after what was shown
 	return (now/time.Millisecond + 1) * time.Millisecond
