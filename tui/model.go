@@ -160,6 +160,12 @@ func (m *Model) styleHelp() {
 	m.help.Styles.ShortSeparator = m.st.help
 	m.help.Styles.FullSeparator = m.st.help
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#5f87d7"))
+	if themes[m.theme] == "contrast" { // the time still to run in the text's own colour, not grey
+		m.bar.EmptyColor = "#000000"
+		if m.st.r.HasDarkBackground() {
+			m.bar.EmptyColor = "#ffffff"
+		}
+	}
 	if o.NoColor {
 		m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(termenv.Ascii), progress.WithSolidFill(""))
 		m.bar.Full, m.bar.Empty = '#', '.'

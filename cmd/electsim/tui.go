@@ -50,9 +50,9 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	}
 	out, ok := fileOf(stdout)
 	if !ok || !term.IsTerminal(int(out.Fd())) {
-		words := args
+		words := withoutTheme(args) // electsim run has no colours to choose
 		if fs.NArg() == 0 && sc.Name != "" {
-			words = append([]string{sc.Name}, args...) // the demo
+			words = append([]string{sc.Name}, words...) // the demo
 		}
 		return usagef("the terminal UI needs a terminal; %s plays it headless", strings.Join(append([]string{"electsim run"}, words...), " "))
 	}
@@ -103,6 +103,21 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 		panic(err.Error()) // a bug: the guard reports it in one line, the terminal is restored
 	}
 	return nil
+}
+
+// withoutTheme returns args without --theme and its value.
+func withoutTheme(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--theme" || a == "-theme":
+			i++ // its value
+		case strings.HasPrefix(a, "--theme=") || strings.HasPrefix(a, "-theme="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // wantsTUI reports whether bare electsim, with args, should open the TUI: on a terminal, unless
