@@ -2,12 +2,15 @@ package tui
 
 import (
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"electsim/algo"
 	"electsim/network"
@@ -199,9 +202,34 @@ func TestThemes(t *testing.T) {
 			t.Fatalf("t: theme %s, want %s", themes[m.theme], want)
 		}
 	}
-	m.theme = 2
-	m.cycleTheme()
-	if m.st.dim.GetFaint() || m.st.help.GetFaint() {
-		t.Error("contrast has faint text")
+	// In colour, on a dark and on a light terminal, contrast draws nothing faint and nothing
+	// grey; the theme a terminal chooses itself (auto) has both, which the check finds.
+	for _, dark := range []bool{true, false} {
+		for _, theme := range []string{"contrast", "auto"} {
+			m := newModel(t, "bully-leader-crash", nil)
+			r := m.st.r
+			r.SetColorProfile(termenv.TrueColor)
+			r.SetHasDarkBackground(dark)
+			m.opts.NoColor = false
+			m.theme = slices.Index(themes, theme) - 1
+			m.cycleTheme()
+			steps(m, 30)
+			press(m, "up")
+			view := m.View()
+			faint := strings.Contains(view, "\x1b[2m") || strings.Contains(view, ";2m")
+			grey := regexp.MustCompile(`38;2;(\d+);(\d+);(\d+)m`).FindAllStringSubmatch(view, -1)
+			greys := 0
+			for _, g := range grey {
+				if g[1] == g[2] && g[2] == g[3] && g[1] != "0" && g[1] != "255" {
+					greys++
+				}
+			}
+			if theme == "contrast" && (faint || greys > 0) {
+				t.Errorf("contrast on a dark terminal %v: faint %v, %d grey colours:\n%q", dark, faint, greys, view)
+			}
+			if theme == "auto" && !faint && greys == 0 {
+				t.Errorf("the check finds nothing faint nor grey in the auto theme: it cannot fail")
+			}
+		}
 	}
 }
