@@ -176,6 +176,16 @@ func (s *Session) Picture(p *Picture, linger time.Duration) {
 	s.picturePackets(p, t)
 	s.pictureDrops(p, t, linger)
 	s.pictureBlocked(p)
+	// Empty, not absent: a page reads [] as "none".
+	if p.Packets == nil {
+		p.Packets = []Packet{}
+	}
+	if p.Drops == nil {
+		p.Drops = []Drop{}
+	}
+	if p.Blocked == nil {
+		p.Blocked = []Blocked{}
+	}
 }
 
 // Layout places n nodes, in ring order, on a canvas from 0 to 1 each way: round a circle
@@ -188,7 +198,7 @@ func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 	if n <= RingMax {
 		for i := range n {
 			a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
-			dst = append(dst, [2]float64{0.5 + 0.5*math.Cos(a), 0.5 + 0.5*math.Sin(a)})
+			dst = append(dst, [2]float64{round9(0.5 + 0.5*math.Cos(a)), round9(0.5 + 0.5*math.Sin(a))})
 		}
 		return dst
 	}
@@ -199,10 +209,14 @@ func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 	rows := (n + cols - 1) / cols
 	for i := range n {
 		r, c := i/cols, i%cols
-		dst = append(dst, [2]float64{(float64(c) + 0.5) / float64(cols), (float64(r) + 0.5) / float64(rows)})
+		dst = append(dst, [2]float64{round9((float64(c) + 0.5) / float64(cols)), round9((float64(r) + 0.5) / float64(rows))})
 	}
 	return dst
 }
+
+// round9 rounds to nine decimal places: a place reads the same on every machine (a fused
+// multiply-add on one and not another changes the last bits).
+func round9(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // pictureNodes fills p's nodes: state, place, timers, held inputs.
 func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {

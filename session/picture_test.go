@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"electsim/algo"
 	"electsim/network"
 	"electsim/sim"
@@ -201,4 +203,32 @@ func TestActAfterPlayTo(t *testing.T) {
 	if tk.Action.At != 6*ms || s.Now() != 6*ms {
 		t.Fatalf("the crash at %v, the run at %v; want both at 6ms", tk.Action.At, s.Now())
 	}
+}
+
+// TestPictureJSON pins the picture's JSON — what a web page reads — on a small run at a known
+// instant: 4 Bully nodes, every message 10ms on its way, node 1 paused at 30ms, node 3 crashed at
+// 100ms, at 112ms (go test ./session -update rewrites it; review the diff).
+func TestPictureJSON(t *testing.T) {
+	info, err := algo.Lookup("bully")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.DefaultConfig(info, 4)
+	cfg.Network.Delay = network.Delay{Min: 10 * ms, Max: 10 * ms}
+	cfg.Engine = sim.Inline
+	cfg.Actions = []sim.Action{{At: 30 * ms, Op: sim.Pause, Nodes: []algo.ID{1}}, {At: 100 * ms, Op: sim.Crash, Nodes: []algo.ID{3}},
+		{At: 100 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {3, 4}}}}
+	s, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.PlayTo(112 * ms)
+	var p Picture
+	s.Picture(&p, 5*ms)
+	out, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, append(out, '\n'))
 }
