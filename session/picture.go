@@ -188,13 +188,24 @@ func (s *Session) Picture(p *Picture, linger time.Duration) {
 	}
 }
 
-// Layout places n nodes, in ring order, on a canvas from 0 to 1 each way: round a circle
-// clockwise from the top up to RingMax nodes, else in rows of a grid as square as it can be.
-// edges are the links between them, as index pairs: the complete graph today, so the circle
-// serves; a topology whose edges a circle draws badly (a tree, a grid) will be placed by them.
+// Layout places n nodes, in ring order, on a canvas from 0 to 1 each way, and returns their
+// places appended to dst[:0]. edges are the links between them, as index pairs, or nil for the
+// complete graph. A tree — n−1 edges joining every node — is drawn as one: node 0 at the top,
+// each level of the tree a row, in order. Anything else is placed round a circle clockwise from
+// the top, up to RingMax nodes, and in the rows of a grid as square as it can be above.
 func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
-	_ = edges
 	dst = dst[:0]
+	if levels := treeLevels(n, edges); levels != nil {
+		for range n {
+			dst = append(dst, [2]float64{})
+		}
+		for r, level := range levels {
+			for c, i := range level {
+				dst[i] = [2]float64{round9((float64(c) + 0.5) / float64(len(level))), round9((float64(r) + 0.5) / float64(len(levels)))}
+			}
+		}
+		return dst
+	}
 	if n <= RingMax {
 		for i := range n {
 			a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
@@ -212,6 +223,47 @@ func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 		dst = append(dst, [2]float64{round9((float64(c) + 0.5) / float64(cols)), round9((float64(r) + 0.5) / float64(rows))})
 	}
 	return dst
+}
+
+// treeLevels returns the levels of the tree edges make of n nodes, from node 0 breadth first,
+// each level's nodes in the order reached; nil unless edges are a tree (n−1 of them, joining
+// every node) of more than two nodes.
+func treeLevels(n int, edges [][2]int) [][]int {
+	if n <= 2 || len(edges) != n-1 {
+		return nil
+	}
+	adj := make([][]int, n)
+	for _, e := range edges {
+		if e[0] < 0 || e[1] < 0 || e[0] >= n || e[1] >= n || e[0] == e[1] {
+			return nil
+		}
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	seen := make([]bool, n)
+	seen[0] = true
+	levels := [][]int{{0}}
+	reached := 1
+	for {
+		var next []int
+		for _, i := range levels[len(levels)-1] {
+			for _, j := range adj[i] {
+				if !seen[j] {
+					seen[j] = true
+					next = append(next, j)
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		reached += len(next)
+		levels = append(levels, next)
+	}
+	if reached != n {
+		return nil
+	}
+	return levels
 }
 
 // round9 rounds to nine decimal places: a place reads the same on every machine (a fused

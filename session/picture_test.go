@@ -232,3 +232,35 @@ func TestPictureJSON(t *testing.T) {
 	}
 	golden.RequireEqual(t, append(out, '\n'))
 }
+
+// TestLayout checks the places: a circle clockwise from the top, a grid above RingMax, a tree in
+// levels when the edges make one, every place on the canvas.
+func TestLayout(t *testing.T) {
+	ring := Layout(4, nil, nil)
+	want := [][2]float64{{0.5, 0}, {1, 0.5}, {0.5, 1}, {0, 0.5}}
+	if !reflect.DeepEqual(ring, want) {
+		t.Errorf("4 on a circle: %v, want %v", ring, want)
+	}
+	grid := Layout(40, nil, nil) // 7 columns, 6 rows
+	if grid[0] != [2]float64{0.5 / 7, 0.5 / 6} && grid[0] != [2]float64{round9(0.5 / 7), round9(0.5 / 6)} || grid[7][1] != round9(1.5/6) {
+		t.Errorf("40 in a grid: %v", grid[:8])
+	}
+	// 0 at the top, 1 and 2 under it, 3 under 1.
+	tree := Layout(4, [][2]int{{0, 1}, {0, 2}, {1, 3}}, nil)
+	if tree[0][1] >= tree[1][1] || tree[1][1] != tree[2][1] || tree[3][1] <= tree[1][1] || tree[1][0] >= tree[2][0] {
+		t.Errorf("a tree: %v", tree)
+	}
+	// A ring's edges (a cycle) are no tree: the circle.
+	if got := Layout(4, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("a cycle: %v", got)
+	}
+	// Edges that leave a node out are no tree either.
+	if got := Layout(4, [][2]int{{0, 1}, {1, 0}, {2, 3}}, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("a forest: %v", got)
+	}
+	for _, pl := range append(append(ring, grid...), tree...) {
+		if pl[0] < 0 || pl[0] > 1 || pl[1] < 0 || pl[1] > 1 {
+			t.Errorf("a place off the canvas: %v", pl)
+		}
+	}
+}

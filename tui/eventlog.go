@@ -189,12 +189,15 @@ func (m *Model) logScreen(rows, width int) []screenLine {
 	lg := &m.log
 	n := len(lg.rows)
 	top := lg.firstShown(rows)
+	selParts := 1
+	if lg.cursor >= 0 && lg.cursor < n {
+		selParts = min(maxWrap, rows, len(m.selectedRow(m.ss.Steps()[lg.rows[lg.cursor]].Records, width)))
+	}
 	parts := func(i int) int {
 		if i != lg.cursor {
 			return 1
 		}
-		steps := m.ss.Steps()
-		return min(maxWrap, rows, len(m.selectedRow(steps[lg.rows[i]].Records, width)))
+		return selParts
 	}
 	// The selected row's lines all in view, and the rows that showed under it still showing:
 	// the rows at the top give way.
