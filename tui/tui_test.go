@@ -1071,29 +1071,46 @@ func TestREADMEScreen(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
 	playToBreak(m, 2)
 	playTo(m, 1157*ms)
+	screenBlock(t, "../README.md", "TestREADMEScreen", m.View())
+}
+
+// docs/teaching.md shows the Raft split vote on the canvas: the block marked <!-- screen of: ...
+// TestTeachingScreen ... --> is raft-boot-split-vote at 100×30 played to its break at 170ms and
+// on to 185.5ms, without colour, trailing spaces trimmed. go test -update rewrites it.
+func TestTeachingScreen(t *testing.T) {
+	m := newModel(t, "raft-boot-split-vote", nil)
+	playTo(m, 170*ms)
+	playTo(m, 185500*time.Microsecond)
+	screenBlock(t, "../docs/teaching.md", "TestTeachingScreen", m.View())
+}
+
+// screenBlock checks that file shows screen — trailing spaces trimmed — in its block marked
+// <!-- screen of: ... test ... -->, or with -update writes it there.
+func screenBlock(t *testing.T, file, test, view string) {
+	t.Helper()
 	var b strings.Builder
-	for _, l := range strings.Split(m.View(), "\n") {
+	for _, l := range strings.Split(view, "\n") {
 		b.WriteString(strings.TrimRight(l, " ") + "\n")
 	}
 	screen := b.String()
-	readme, err := os.ReadFile("../README.md")
+	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile("(?s)(<!-- screen of: [^\n]*TestREADMEScreen[^\n]*-->\n```\n)(.*?)(```)")
-	found := re.FindSubmatchIndex(readme)
+	re := regexp.MustCompile("(?s)(<!-- screen of: [^\n]*" + test + "[^\n]*-->\n```\n)(.*?)(```)")
+	found := re.FindSubmatchIndex(text)
 	if found == nil {
-		t.Fatal("README.md has no block marked <!-- screen of: ... TestREADMEScreen ... -->")
+		t.Fatalf("%s has no block marked <!-- screen of: ... %s ... -->", file, test)
 	}
-	if got := string(readme[found[4]:found[5]]); got != screen {
+	if got := string(text[found[4]:found[5]]); got != screen {
 		if flag.Lookup("update").Value.String() == "true" {
-			out := append(append(slices.Clone(readme[:found[4]]), screen...), readme[found[5]:]...)
-			if err := os.WriteFile("../README.md", out, 0o644); err != nil {
+			out := append(append(slices.Clone(text[:found[4]]), screen...), text[found[5]:]...)
+			if err := os.WriteFile(file, out, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Errorf("README.md shows a screen the TUI no longer draws (go test ./tui -update rewrites it; review the diff); it draws:\n%s", screen)
+		t.Errorf("%s shows a screen the TUI no longer draws (go test ./tui -update rewrites it; review the diff); it draws:\n%s", file, screen)
 	}
 }
 
