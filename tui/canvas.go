@@ -28,6 +28,10 @@ import (
 // the lines that carry a message or are cut, or a complete graph hides the nodes.
 const allLinesUpTo = 4
 
+// timerBarsUpTo is the most nodes for which each node's timer bar is drawn under it: with more,
+// the bars crowd the labels, and the selected node's panel lists its timers.
+const timerBarsUpTo = 16
+
 // timeLeftUpTo is the most nodes for which the time left of each node's nearest timer is
 // written beside its bar: with more, the numbers crowd the canvas.
 const timeLeftUpTo = 8
@@ -368,7 +372,25 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			c.text(pt[0]+1, pt[1], after, st)
 		}
 	}
-	// The nodes over the lines, then each one's timer bar under it and held inputs above it.
+	// Each node's timer bar under it and held inputs above it, then the nodes over everything.
+	for i := range p.Nodes {
+		nd := &p.Nodes[i]
+		b := boxes[i]
+		if n <= timerBarsUpTo && len(nd.Timers) > 0 && nd.Timers[0].Total > 0 && b.y+1 < height {
+			x := max(1, min(b.x+(b.w-timerBar)/2, width-timerBar-1))
+			c.set(x-1, b.y+1, ' ', cellPlain)
+			c.text(x, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
+			c.set(x+timerBar, b.y+1, ' ', cellPlain)
+			if left := human.Tenths(nd.Timers[0].Left); n <= timeLeftUpTo && x+timerBar+1+len(left) <= width {
+				c.text(x+timerBar+1, b.y+1, left, cellTimer)
+				c.set(x+timerBar+1+len(left), b.y+1, ' ', cellPlain)
+			}
+		}
+		if len(nd.Held) > 0 && b.y > 0 {
+			h := heldText(nd.Held, m.glyphs)
+			c.text(max(0, min(b.x, width-len([]rune(h)))), b.y-1, h, cellHeld)
+		}
+	}
 	sel := m.nodes[m.sel]
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
@@ -382,20 +404,6 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			c.set(b.x, b.y, ' ', cellPlain)
 			c.text(b.x+1, b.y, labels[i], st)
 			c.set(b.x+b.w-1, b.y, ' ', cellPlain)
-		}
-		if len(nd.Timers) > 0 && nd.Timers[0].Total > 0 && b.y+1 < height {
-			x := max(1, min(b.x+(b.w-timerBar)/2, width-timerBar-1))
-			c.set(x-1, b.y+1, ' ', cellPlain)
-			c.text(x, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
-			c.set(x+timerBar, b.y+1, ' ', cellPlain)
-			if left := human.Tenths(nd.Timers[0].Left); n <= timeLeftUpTo && x+timerBar+1+len(left) <= width {
-				c.text(x+timerBar+1, b.y+1, left, cellTimer)
-				c.set(x+timerBar+1+len(left), b.y+1, ' ', cellPlain)
-			}
-		}
-		if len(nd.Held) > 0 && b.y > 0 {
-			h := heldText(nd.Held, m.glyphs)
-			c.text(max(0, min(b.x, width-len([]rune(h)))), b.y-1, h, cellHeld)
 		}
 	}
 	return c.lines(m.cellStyle), boxes
