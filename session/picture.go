@@ -85,6 +85,9 @@ type Held struct {
 	Label   string  `json:"label"`
 	MsgKind string  `json:"msgKind,omitempty"` // a message's kind
 	From    algo.ID `json:"from,omitempty"`    // a message's sender
+	Value   algo.ID `json:"value,omitempty"`   // the id a message carries
+	Term    uint64  `json:"term,omitempty"`    // a message's term
+	Flag    bool    `json:"flag,omitempty"`    // a message's flag
 }
 
 // Packet is a message in flight, drawn on the line from From to To at Fraction of the way.
@@ -92,6 +95,8 @@ type Packet struct {
 	From    algo.ID `json:"from"`
 	To      algo.ID `json:"to"`
 	Kind    string  `json:"kind"`
+	Value   algo.ID `json:"value"`   // the id it carries, 0 if none
+	Term    uint64  `json:"term"`    // its term, 0 if none
 	Label   string  `json:"label"`   // the kind with its value and term: "ELECTION(3) t2"
 	Routine bool    `json:"routine"` // a heartbeat: background traffic
 	Flag    bool    `json:"flag"`    // the message's flag: a vote granted, an answer yes (✓ in its label)
@@ -313,6 +318,7 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 			switch h.Kind {
 			case "message":
 				ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
+				ph.Value, ph.Term, ph.Flag = h.Msg.Value, h.Msg.Term, h.Msg.Flag
 			case "timer":
 				ph.Label = h.Timer
 			default:
@@ -355,7 +361,7 @@ func (s *Session) picturePackets(p *Picture, t time.Duration) {
 			frac = min(1, max(0, float64(t-f.Sent)/float64(span)))
 		}
 		k := [2]algo.ID{f.Msg.From, f.Msg.To}
-		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Label: f.Msg.Label(),
+		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Value: f.Msg.Value, Term: f.Msg.Term, Label: f.Msg.Label(),
 			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
 		// The newest on a line: the one sent last; among those sent together, the one due last
 		// (the later in the order due, as they come).
@@ -417,4 +423,15 @@ func (s *Session) pictureBlocked(p *Picture) {
 			}
 		}
 	}
+}
+
+// Message is the message a packet carries.
+func (pk *Packet) Message() algo.Message {
+	return algo.Message{Kind: pk.Kind, From: pk.From, To: pk.To, Value: pk.Value, Term: pk.Term, Flag: pk.Flag}
+}
+
+// Message is the message a held input is, for the node that holds it; ok is false for an input
+// that is not a message.
+func (h *Held) Message(to algo.ID) (algo.Message, bool) {
+	return algo.Message{Kind: h.MsgKind, From: h.From, To: to, Value: h.Value, Term: h.Term, Flag: h.Flag}, h.Kind == "message"
 }

@@ -16,42 +16,34 @@ type Flying struct {
 	Msg     algo.Message
 	Sent    time.Duration // when it was sent (see flightCode for the rare case it is rounded)
 	Arrives time.Duration // when it is due
-	ord     uint64        // its place in the run's order of events
 }
 
 // AppendFlying appends the messages in flight to dst, in the order they are due (the queue's
 // order: by arrival, then as scheduled), and returns it. Held messages are left out: see
 // AppendHeld.
 func (s *Sim) AppendFlying(dst []Flying) []Flying {
-	start := len(dst)
+	// The keys sorted, not the messages: a key is small and holds no pointer.
+	var keys []qkey
 	s.q.each(func(k qkey) {
-		if e := s.q.event(k.idx); e.kind == evDeliver {
-			sent := k.at - flightOf(e.gen)
-			if e.which == heldDelivery { // held while its receiver was paused, handed over now
-				sent = k.at
-			}
-			dst = append(dst, Flying{Msg: s.message(e), Sent: sent, Arrives: k.at, ord: k.ord})
+		if s.q.event(k.idx).kind == evDeliver {
+			keys = append(keys, k)
 		}
 	})
-	slices.SortFunc(dst[start:], func(a, b Flying) int {
-		switch {
-		case a.Arrives != b.Arrives:
-			return cmpDuration(a.Arrives, b.Arrives)
-		case a.ord < b.ord:
+	slices.SortFunc(keys, func(a, b qkey) int {
+		if a.less(&b) {
 			return -1
-		case a.ord > b.ord:
-			return 1
 		}
-		return 0
+		return 1
 	})
-	return dst
-}
-
-func cmpDuration(a, b time.Duration) int {
-	if a < b {
-		return -1
+	for _, k := range keys {
+		e := s.q.event(k.idx)
+		sent := k.at - flightOf(e.gen)
+		if e.which == heldDelivery { // held while its receiver was paused, handed over now
+			sent = k.at
+		}
+		dst = append(dst, Flying{Msg: s.message(e), Sent: sent, Arrives: k.at})
 	}
-	return 1
+	return dst
 }
 
 // flightCode packs a message's time of flight into a delivery event's gen field, which a

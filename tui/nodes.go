@@ -138,7 +138,7 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 	if legendN > 0 {
 		lines = append(append(lines, ""), legend...)
 	}
-	flights := m.ss.InFlight()
+	flights := flightsOf(pic)
 	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN, pic)
 	lines = pad(lines, height-len(bottom)-1-avail)
 	lines = append(lines, bottom...)
@@ -158,6 +158,33 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 		lines = append(lines, " "+m.flight(f))
 	}
 	return pad(lines, height)
+}
+
+// flightsOf returns the messages in flight of a picture, soonest first, and then those held by
+// paused nodes (At -1), as the list under the nodes shows them.
+func flightsOf(pic *session.Picture) []sim.Flight {
+	out := make([]sim.Flight, 0, len(pic.Packets))
+	for i := range pic.Packets {
+		out = append(out, sim.Flight{Msg: pic.Packets[i].Message(), At: pic.Packets[i].Arrives})
+	}
+	ids := make([]algo.ID, 0, len(pic.Nodes))
+	for _, n := range pic.Nodes {
+		ids = append(ids, n.ID)
+	}
+	slices.Sort(ids) // the held ones by node, ascending, as the run lists them
+	for _, id := range ids {
+		for _, n := range pic.Nodes {
+			if n.ID != id {
+				continue
+			}
+			for i := range n.Held {
+				if msg, ok := n.Held[i].Message(n.ID); ok {
+					out = append(out, sim.Flight{Msg: msg, At: -1})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // flightCounts returns, by ring position, how many messages in flight each node sent and how
