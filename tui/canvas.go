@@ -32,6 +32,10 @@ const allLinesUpTo = 4
 // the bars crowd the labels, and the selected node's panel lists its timers.
 const timerBarsUpTo = 16
 
+// timerNameUpTo is the most nodes for which the nearest timer's name is written beside its bar
+// too, where it fits: Bully's answer-timeout and a follower's suspicion read apart.
+const timerNameUpTo = 5
+
 // timeLeftUpTo is the most nodes for which the time left of each node's nearest timer is
 // written beside its bar: with more, the numbers crowd the canvas.
 const timeLeftUpTo = 8
@@ -74,6 +78,25 @@ func (c *canvas) set(x, y int, r rune, s uint8) {
 	if x >= 0 && y >= 0 && x < c.w && y < c.h {
 		c.runes[y*c.w+x], c.style[y*c.w+x] = r, s
 	}
+}
+
+// free reports whether the w cells from (x, y) are on the canvas and hold nothing but blank or
+// a line, and no node's label will be drawn there.
+func (c *canvas) free(x, y, w int, boxes []box) bool {
+	if x < 0 || y < 0 || y >= c.h || x+w > c.w {
+		return false
+	}
+	for i := x; i < x+w; i++ {
+		if r := c.runes[y*c.w+i]; r != ' ' && r != '·' {
+			return false
+		}
+		for _, b := range boxes {
+			if b.holds(i, y) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (c *canvas) at(x, y int) rune {
@@ -372,18 +395,34 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			c.text(pt[0]+1, pt[1], after, st)
 		}
 	}
-	// Each node's timer bar under it and held inputs above it, then the nodes over everything.
+	// Each node's timer bar under it, then beside each bar its name and time left where the
+	// cells are free, and held inputs above a paused node; then the nodes over everything.
+	barAt := make([]int, n) // the column of node i's bar, or -1
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
 		b := boxes[i]
+		barAt[i] = -1
 		if n <= timerBarsUpTo && len(nd.Timers) > 0 && nd.Timers[0].Total > 0 && b.y+1 < height {
 			x := max(1, min(b.x+(b.w-timerBar)/2, width-timerBar-1))
 			c.set(x-1, b.y+1, ' ', cellPlain)
 			c.text(x, b.y+1, bar(nd.Timers[0].Left, nd.Timers[0].Total), cellTimer)
 			c.set(x+timerBar, b.y+1, ' ', cellPlain)
-			if left := human.Tenths(nd.Timers[0].Left); n <= timeLeftUpTo && x+timerBar+1+len(left) <= width {
-				c.text(x+timerBar+1, b.y+1, left, cellTimer)
-				c.set(x+timerBar+1+len(left), b.y+1, ' ', cellPlain)
+			barAt[i] = x
+		}
+	}
+	for i := range p.Nodes {
+		nd := &p.Nodes[i]
+		b := boxes[i]
+		if x := barAt[i]; x >= 0 {
+			// Its name and time left up to timerNameUpTo nodes, or the time left alone up to
+			// timeLeftUpTo, where the cells are free.
+			left := human.Tenths(nd.Timers[0].Left)
+			for _, text := range []string{nd.Timers[0].Name + " " + left, left} {
+				w := len([]rune(text))
+				if (text == left && n <= timeLeftUpTo || n <= timerNameUpTo) && c.free(x+timerBar+1, b.y+1, w+1, boxes) {
+					c.text(x+timerBar+1, b.y+1, text, cellTimer)
+					break
+				}
 			}
 		}
 		if len(nd.Held) > 0 && b.y > 0 {
