@@ -41,11 +41,11 @@ type Taken struct {
 	AtBreak bool
 }
 
-// ActTime is when an action the user takes now happens: at the next whole millisecond. Every
-// step shown so far comes before it, as in a scenario file that schedules it then — so the
-// session, saved, replays to the same trace.
+// ActTime is when an action the user takes now happens: at the next whole millisecond after the
+// instant shown (Instant). Every step shown so far comes before it, as in a scenario file that
+// schedules it then — so the session, saved, replays to the same trace.
 func (s *Session) ActTime() time.Duration {
-	now := s.run.Now()
+	now := s.Instant() // played on past the latest step, an action comes after what was shown
 	return (now/time.Millisecond + 1) * time.Millisecond
 }
 

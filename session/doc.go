@@ -21,7 +21,11 @@
 //     first. An action is judged where it happens, not where it was asked for: one that would
 //     change nothing — or that names `leader` when no node leads then — is refused with the
 //     reason (Refused), and neither kept nor saved.
-//   - Nothing changes a Session but its methods that say so (Next, NextBy, Back, Act, Restart);
+//   - What is drawn at an instant is computed here, not by a view: PlayTo plays virtual time on
+//     to an instant, every step due shown in order, and Picture gives the picture of the
+//     instant — nodes, messages on their way at the fraction of their flight, timers, held
+//     inputs, drops, blocked links — as plain data (docs/picture.md).
+//   - Nothing changes a Session but its methods that say so (Next, NextBy, PlayTo, Back, Act, Restart);
 //     every other method only reads, so a view may call them as often as it draws.
 //
 // A Session is not safe for concurrent use: a server that shares one between requests guards

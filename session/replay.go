@@ -117,6 +117,7 @@ func (s *Session) origin(n int, traced bool) (*sim.Sim, int, error) {
 // truncate forgets the steps shown from step n on, and what was noted about them.
 func (s *Session) truncate(n int) {
 	s.steps = s.steps[:n]
+	s.instantAt = -1
 	for len(s.says) > 0 && s.says[len(s.says)-1] >= n {
 		s.says = s.says[:len(s.says)-1]
 	}

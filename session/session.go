@@ -35,6 +35,11 @@ type Session struct {
 	started map[algo.ID]bool // the nodes that have booted (or come back from a crash)
 	starts  []start          // when each node in started first started, in order
 	end     *Ending          // the verdicts, once the run has ended
+
+	// instant is the instant drawn, set by PlayTo with the count of steps shown then
+	// (instantAt): any other change of the steps shown makes the latest step's time the instant.
+	instant   time.Duration
+	instantAt int
 }
 
 // Step is one step of the run as a session keeps it.
@@ -64,8 +69,8 @@ type start struct {
 // the command line's flags describe. The run is played on cfg's engine; replays to step back
 // are on the inline engine, which takes the same steps.
 func New(cfg sim.Config, sc *scenarios.Scenario) (*Session, error) {
-	cfg.Trace = true
-	s := &Session{base: cfg, sc: sc, members: scenarios.NewMembers(cfg.IDs)}
+	cfg.Trace, cfg.TimerStarts = true, true
+	s := &Session{instantAt: -1, base: cfg, sc: sc, members: scenarios.NewMembers(cfg.IDs)}
 	if err := s.start(); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"time"
 	"unsafe"
 )
 
@@ -44,6 +45,7 @@ func (s *Sim) Clone() *Sim {
 		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
 		q:          s.q.clone(),
 		timerNames: slices.Clone(s.timerNames),
+		timerSet:   cloneTimerSet(s.timerSet),
 		metrics:    s.metrics.clone(),
 
 		// What a node's call in progress fills, empty between steps: room of their own.
@@ -173,6 +175,18 @@ func (m *monitor) clone(s *Sim) monitor {
 	c.violations = slices.Clone(m.violations)
 	for i := range c.violations {
 		c.violations[i].Nodes = slices.Clone(c.violations[i].Nodes)
+	}
+	return c
+}
+
+// cloneTimerSet returns a deep copy of when each node set each timer; nil for nil.
+func cloneTimerSet(t [][]time.Duration) [][]time.Duration {
+	if t == nil {
+		return nil
+	}
+	c := make([][]time.Duration, len(t))
+	for i, set := range t {
+		c[i] = slices.Clone(set)
 	}
 	return c
 }

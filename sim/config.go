@@ -51,6 +51,9 @@ type Config struct {
 	RunFor    time.Duration // virtual time to simulate; events after it do not run
 	Engine    Engine
 	Trace     bool // record trace records and notes (Step returns them)
+	// TimerStarts keeps when each node last set each timer, for a picture of the run to show
+	// how much of a timer has run (Sim.AppendTimers): a session being watched sets it.
+	TimerStarts bool
 
 	// UntilLeader ends the run at its first agreed leader — the end of the step after which
 	// every live node names one live leader — rather than at RunFor, which stays the limit.

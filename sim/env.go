@@ -102,7 +102,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	e := s.q.add(at, o.ord, o.to)
 	// Field by field: a composite literal is built aside and copied.
 	e.kind, e.flag, e.msgKind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
-	e.gen, e.which, e.value, e.term = 0, 0, o.value, o.term
+	e.gen, e.which, e.value, e.term = flightCode(at-s.now), 0, o.value, o.term
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
 	}
@@ -123,6 +123,9 @@ func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	ts.armed = true
 	ts.deadline = e.s.now + max(after, 0)
 	ts.ord = q.next(classRuntime)
+	if e.s.timerSet != nil {
+		e.s.noteTimerSet(n.idx, i)
+	}
 	if ts.queued && ts.queuedAt <= ts.deadline {
 		return // the queued event comes up first and re-queues itself at the deadline
 	}

@@ -38,12 +38,13 @@ type Sim struct {
 
 	prefetcher prefetcher
 
-	cur        event       // the current step's event: a copy, its queue slot is free again
-	records    []Record    // the current step's
-	outbox     []outgoing  // what the node in the call in progress has sent
-	timerbox   []timerPush // the timers it has set that need an event queued
-	timerNames []string    // the names of the timers nodes have set, in the order first set
-	notes      []string    // notes of the node call in progress
+	cur        event             // the current step's event: a copy, its queue slot is free again
+	records    []Record          // the current step's
+	outbox     []outgoing        // what the node in the call in progress has sent
+	timerbox   []timerPush       // the timers it has set that need an event queued
+	timerNames []string          // the names of the timers nodes have set, in the order first set
+	timerSet   [][]time.Duration // with Config.TimerStarts, by node index and timer slot: when last set
+	notes      []string          // notes of the node call in progress
 
 	metrics metrics
 	monitor monitor
@@ -107,6 +108,9 @@ func New(cfg Config) (*Sim, error) {
 	s.outbox = make([]outgoing, 0, min(2*len(s.nodes), 4096)+16)
 	s.timerbox = make([]timerPush, 0, 16)
 	s.timerNames = make([]string, 0, 8)
+	if cfg.TimerStarts {
+		s.timerSet = make([][]time.Duration, len(s.nodes))
+	}
 	s.metrics.init(cfg.Algorithm.Kinds)
 	s.monitor.init(s)
 

@@ -1,5 +1,7 @@
 // Package tui is electsim's terminal user interface, a bubbletea program: a scenario played
-// step by step, or at a chosen speed, with the nodes on a ring, the event log with each node's
+// step by step, or in continuous virtual time at a chosen rate, drawn as a picture — the nodes
+// on a ring, the messages travelling the lines between them, their timers running down, what
+// paused nodes hold, the links faults block — with the event log with each node's
 // own explanation (the selected row in full under it), the narration of the latest instant and
 // its history, the selected node's state and messages, the verdicts at the end of the run, and
 // the faults at the user's fingertips.
@@ -23,12 +25,17 @@
 // gave reach the screen through safetext.Escape: a shared scenario cannot retitle or clear the
 // terminal, nor reorder a line with bidirectional controls.
 //
-// Playback never starves the keys: one tick is in flight at a time, and a tick steps for at
-// most a few milliseconds of wall time, whatever the speed; a frame draws only the rows that
-// show, from an index of the log's rows kept up to date step by step.
+// Playback never starves the keys: one tick is in flight at a time, 30 a second, and a tick
+// plays its share of virtual time for at most a few milliseconds of wall time, whatever the
+// rate — never skipping a step: past its budget the next tick goes on from the last step shown.
+// What is drawn at an instant is the session's Picture (session.Picture; docs/picture.md), so a
+// web page draws the same; the TUI only places it on a grid of cells (canvas.go). A frame draws
+// only the rows of the log that show, from an index of its rows kept up to date step by step.
+// The mouse selects a node or a log row, and its wheel scrolls the log.
 //
-// The files follow what is drawn: header.go (title, status, banners), nodes.go (the ring or
-// list, the selected node, the messages in flight), eventlog.go (the log, a sub-model of its
+// The files follow what is drawn: header.go (title, status, banners), nodes.go (the node panel:
+// the canvas or the list, the legend, the selected node, the messages in flight), canvas.go (the
+// picture on a grid of cells), eventlog.go (the log, a sub-model of its
 // own), detail.go (the selected row in full, the verdicts at the end), overlays.go (help, the
 // narration's history), footer.go (narration, input line, help bar); keys.go and styles.go
 // hold every key and style, keyactions.go what the keys do.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/report"
@@ -142,7 +144,7 @@ func (m *Model) logPanel(l layout) []string {
 	if lg.cursor < 0 && m.ss.Ending() != nil {
 		mark = -1 // the box under the log gives the verdicts, not this row's details
 	}
-	top := lg.firstShown(l.logRows)
+	var wrapped []string // the selected row's lines, wrapped in full
 	head := st.heading.Render("event log")
 	if lg.cursor >= 0 {
 		head += st.bold.Render(fmt.Sprintf("  row %d of %d · ↓ %d newer below (end follows)", sel+1, n, n-sel-1))
@@ -154,8 +156,15 @@ func (m *Model) logPanel(l layout) []string {
 		head += st.help.Render(fmt.Sprintf("  %s hidden (/ filters)", strings.Join(info.Routine, ", ")))
 	}
 	lines := []string{head}
-	for i := top; i < min(n, top+l.logRows); i++ {
-		lines = append(lines, m.logLine(steps[lg.rows[i]].Records, l.right, i == mark))
+	for _, sl := range m.logScreen(l.logRows, l.right) {
+		if sl.part == 0 && !(sl.row == sel && lg.cursor >= 0) {
+			lines = append(lines, m.logLine(steps[lg.rows[sl.row]].Records, l.right, sl.row == mark))
+			continue
+		}
+		if sl.part == 0 {
+			wrapped = m.selectedRow(steps[lg.rows[sl.row]].Records, l.right)
+		}
+		lines = append(lines, wrapped[sl.part])
 	}
 	switch {
 	case len(steps) == 0:
@@ -165,6 +174,81 @@ func (m *Model) logPanel(l layout) []string {
 	}
 	lines = pad(lines, 1+l.logRows)
 	return append(lines, m.detailBox(l.right, l.detail, sel)...)
+}
+
+// screenLine is a line of the event log on screen: part of row (an index into the log's rows);
+// only the row the user selected has more than one part.
+type screenLine struct{ row, part int }
+
+// maxWrap is the most lines the selected row takes, wrapped in full.
+const maxWrap = 4
+
+// logScreen lays the log's rows out in rows lines of width columns: the rows from the first
+// shown, the one the user selected wrapped in full (up to maxWrap lines), and it kept in view.
+func (m *Model) logScreen(rows, width int) []screenLine {
+	lg := &m.log
+	n := len(lg.rows)
+	top := lg.firstShown(rows)
+	selParts := 1
+	if lg.cursor >= 0 && lg.cursor < n {
+		selParts = min(maxWrap, rows, len(m.selectedRow(m.ss.Steps()[lg.rows[lg.cursor]].Records, width)))
+	}
+	parts := func(i int) int {
+		if i != lg.cursor {
+			return 1
+		}
+		return selParts
+	}
+	// The selected row's lines all in view, and the rows that showed under it still showing:
+	// the rows at the top give way.
+	if lg.cursor >= 0 {
+		end := min(n, top+rows)
+		for {
+			used := 0
+			for i := top; i < end; i++ {
+				used += parts(i)
+			}
+			if used <= rows || top >= lg.cursor {
+				break
+			}
+			top++
+		}
+	}
+	var out []screenLine
+	for i := top; i < n && len(out) < rows; i++ {
+		for p := range parts(i) {
+			if len(out) < rows {
+				out = append(out, screenLine{i, p})
+			}
+		}
+	}
+	return out
+}
+
+// selectedRow is the row the user selected, written in full: wrapped to width, each line
+// reversed, the lines after the first indented under its event.
+func (m *Model) selectedRow(recs []sim.Record, width int) []string {
+	d := report.Describe(recs, m.opts.Config.Algorithm, report.Plain{})
+	text := fmt.Sprintf("▸%9s %5s %-6s %s", human.MillisFixed(d.At), fmt.Sprintf("#%d", d.Step), d.Who, d.Event)
+	if len(d.Parts) > 0 {
+		text += "  " + strings.Join(d.Parts, " · ")
+	}
+	const indent = 17
+	lines := wrap(text, width)
+	if len(lines) > 1 {
+		lines = append(lines[:1], wrap(strings.Join(lines[1:], " "), max(1, width-indent))...)
+		for i := 1; i < len(lines); i++ {
+			lines[i] = strings.Repeat(" ", indent) + lines[i]
+		}
+	}
+	if len(lines) > maxWrap {
+		lines = lines[:maxWrap]
+		lines[maxWrap-1] = ansi.Truncate(lines[maxWrap-1], width-1, "") + "…"
+	}
+	for i, l := range lines {
+		lines[i] = m.st.selected.Render(fit(l, width))
+	}
+	return lines
 }
 
 // logLine is one step of the log: time, step, nodes, event, then what it caused and why. The

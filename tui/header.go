@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,7 +27,7 @@ func (m *Model) header() []string {
 	var state string
 	switch e := m.ss.Ending(); {
 	case m.playing:
-		state = st.okText.Render(fmt.Sprintf("▶ playing, %d steps/s", speeds[m.speed]))
+		state = st.okText.Render("▶ playing " + rate(speeds[m.speed]))
 	case e != nil:
 		state = "■ the end"
 		if len(e.Results) > 0 {
@@ -44,14 +46,14 @@ func (m *Model) header() []string {
 	case m.ss.AtBreak():
 		state = "⚑ at a break"
 	default:
-		state = st.help.Render(fmt.Sprintf("stopped, %d steps/s", speeds[m.speed]))
+		state = st.help.Render("stopped, " + rate(speeds[m.speed]))
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
-		human.MillisFixed(m.ss.Now())+"ms", len(m.ss.Steps()), state)
+		human.MillisFixed(m.ss.Instant())+"ms", len(m.ss.Steps()), state)
 	if barWidth := m.width - ansi.StringWidth(status) - 3; barWidth >= 10 {
 		bar := m.bar
 		bar.Width = barWidth
-		status += "  " + bar.ViewAs(float64(m.ss.Now())/float64(cfg.RunFor))
+		status += "  " + bar.ViewAs(float64(m.ss.Instant())/float64(cfg.RunFor))
 	}
 	lines = append(lines, status)
 
@@ -77,8 +79,15 @@ func (m *Model) header() []string {
 				algo.FormatDuration(v.From), v.Detail), m.width)))
 		}
 	}
-	if m.ss.AtBreak() {
+	if m.ss.AtBreak() && !m.playing { // playing on from it, time moves before the next step
 		lines = append(lines, st.breakBar.Render(fit(" ⚑ BREAK — what happens next? n or enter goes on", m.width)))
 	}
 	return lines
+}
+
+// rate writes a playback rate as a multiple of real time and as virtual time a second:
+// "0.02× (20ms/s)".
+func rate(d time.Duration) string {
+	x := strconv.FormatFloat(float64(d)/float64(time.Second), 'f', -1, 64)
+	return x + "× (" + algo.FormatDuration(d) + "/s)"
 }

@@ -79,6 +79,41 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 		m.log.first()
 	case key.Matches(k, keys.Restart):
 		return m.restart()
+	case key.Matches(k, keys.Theme):
+		m.cycleTheme()
+	}
+	return nil
+}
+
+// mouse handles the mouse: a click on a node selects it, a click on a row of the log selects
+// that row, the wheel scrolls the log.
+func (m *Model) mouse(e tea.MouseMsg) tea.Cmd {
+	if !m.ready() {
+		return nil
+	}
+	switch {
+	case e.Button == tea.MouseButtonWheelUp:
+		m.log.up(3)
+	case e.Button == tea.MouseButtonWheelDown:
+		m.log.down(3)
+	case e.Button == tea.MouseButtonLeft && e.Action == tea.MouseActionPress:
+		l := m.layout()
+		y := e.Y - len(l.header)
+		if y < 0 || y >= l.body {
+			return nil
+		}
+		if e.X < l.left {
+			for i, b := range m.frame.boxes {
+				if b.w > 0 && y-m.frame.boxTop == b.y && e.X >= b.x && e.X < b.x+b.w {
+					m.sel = i
+				}
+			}
+			return nil
+		}
+		if screen := m.logScreen(l.logRows, l.right); y-1 >= 0 && y-1 < len(screen) {
+			m.log.top = screen[0].row
+			m.log.cursor = screen[y-1].row
+		}
 	}
 	return nil
 }
@@ -107,6 +142,33 @@ func (m *Model) goOn() tea.Cmd {
 	}
 	m.stepOnce()
 	return nil
+}
+
+// playTick plays a frame's worth of virtual time (perTick): every step due by then, in order,
+// for at most tickBudget of wall time. No step is ever skipped: past the budget, the next tick
+// goes on from the last step shown, and playback runs slower than the rate asked. It stops at
+// a break and at the end of the run.
+func (m *Model) playTick() {
+	target := m.ss.Instant() + m.perTick()
+	start := m.clock()
+	for {
+		st, ok := m.ss.NextBy(target)
+		if !ok {
+			break
+		}
+		if st.Records[0].Type == sim.RecBreak {
+			m.playing = false
+			return
+		}
+		if m.clock().Sub(start) > tickBudget {
+			return
+		}
+	}
+	m.ss.PlayTo(target) // nothing more is due by then: the instant drawn moves on
+	if m.ss.Done() {
+		m.playing = false
+		m.say("the run is over — ← goes back, R starts again", false)
+	}
 }
 
 // stepOnce runs a step; playback stops at a break and at the end. It reports whether playback

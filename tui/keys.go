@@ -13,6 +13,7 @@ type keyMap struct {
 	RowUp, RowDown, PageUp, PageDown    key.Binding
 	Top, Bottom                         key.Binding
 	History, Restart, Help, Close, Quit key.Binding
+	Theme                               key.Binding
 	Yes, No                             key.Binding // the answers to a question in the status line
 }
 
@@ -41,6 +42,7 @@ func newKeyMap() keyMap {
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first row")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "follow newest")),
 		History:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "narration")),
+		Theme:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme: auto, dark, light, contrast")),
 		Restart:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
@@ -64,6 +66,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Continue, k.Faster, k.Slower, k.Restart},
 		{k.Next, k.Prev, k.Pick, k.Crash, k.Recover, k.Pause, k.Elect},
 		{k.RowUp, k.RowDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter},
-		{k.Command, k.Save, k.History, k.Help, k.Close, k.Quit},
+		{k.Command, k.Save, k.History, k.Theme, k.Help, k.Close, k.Quit},
 	}
 }

@@ -32,12 +32,24 @@ type Options struct {
 	// Clock is the wall clock that bounds the work of a playback tick (nil: time.Now). The run
 	// itself never reads it: it only decides how many steps a tick gets through.
 	Clock func() time.Time
+	// Theme is the colour scheme: "dark", "light", "contrast" (a projector), or "" to follow
+	// the terminal's background (ThemeNames lists them).
+	Theme string
 }
 
-// speeds are the playback speeds, in steps per second.
-var speeds = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}
+// speeds are the playback rates: how much virtual time plays in a second of wall time, from a
+// hundredth of real time to a thousand times it.
+var speeds = [...]time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond,
+	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+	5 * time.Second, 10 * time.Second, 20 * time.Second, 50 * time.Second, 100 * time.Second,
+	200 * time.Second, 500 * time.Second, 1000 * time.Second}
 
-const defaultSpeed = 3 // 8 steps per second
+// defaultSpeed is 20ms of virtual time a second: a message of the default network (5 to 15ms
+// on its way) crosses the screen in about half a second.
+const defaultSpeed = 1
+
+// fps is how many frames a second playback draws: a tick plays speeds[speed]/fps of virtual time.
+const fps = 30
 
 // tickBudget is the most wall time one playback tick spends stepping, whatever the speed: the
 // rest of the frame is for drawing and for the keys, so a key is never kept waiting.
@@ -79,9 +91,11 @@ type Model struct {
 	clock func() time.Time
 
 	ss      *session.Session
-	nodes   []algo.ID // ring order
-	byID    []int     // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
-	sel     int       // the selected node, an index into nodes
+	glyphs  map[string]rune // each message kind's letter on the canvas
+	theme   int             // an index into themes
+	nodes   []algo.ID       // ring order
+	byID    []int           // byID[i] is where nodes[i] comes in ascending order, as the run lists nodes
+	sel     int             // the selected node, an index into nodes
 	playing bool
 	speed   int // index into speeds
 	tick    int // the playback tick in flight; older ticks are stale
@@ -114,8 +128,10 @@ func New(o Options) (*Model, error) {
 	if o.Output != nil {
 		r = lipgloss.NewRenderer(o.Output)
 	}
-	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor), ss: ss, clock: o.Clock,
-		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, log: newEventLog()}
+	theme := max(0, slices.Index(themes, o.Theme))
+	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor, themes[theme]), ss: ss, clock: o.Clock,
+		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, log: newEventLog(),
+		glyphs: kindGlyphs(o.Config.Algorithm), theme: theme}
 	if m.clock == nil {
 		m.clock = time.Now
 	}
@@ -124,24 +140,45 @@ func New(o Options) (*Model, error) {
 	for i, id := range m.nodes {
 		m.byID[i], _ = slices.BinarySearch(sorted, id)
 	}
+	m.styleHelp()
+	m.in = textinput.New()
+	m.in.Prompt = ""
+	m.in.CharLimit = maxLine
+	m.settle()
+	return m, nil
+}
+
+// styleHelp styles the help bar and the time bar with the theme's styles.
+func (m *Model) styleHelp() {
+	o := m.opts
 	m.help = help.New()
+	m.help.Width = m.width
 	m.help.Styles.ShortKey = m.st.bold
 	m.help.Styles.ShortDesc = m.st.help
 	m.help.Styles.FullKey = m.st.bold
 	m.help.Styles.FullDesc = m.st.help
 	m.help.Styles.ShortSeparator = m.st.help
 	m.help.Styles.FullSeparator = m.st.help
-	m.help.Width = m.width
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#5f87d7"))
+	if themes[m.theme] == "contrast" { // the time still to run in the text's own colour, not grey
+		m.bar.EmptyColor = "#000000"
+		if m.st.r.HasDarkBackground() {
+			m.bar.EmptyColor = "#ffffff"
+		}
+	}
 	if o.NoColor {
 		m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(termenv.Ascii), progress.WithSolidFill(""))
 		m.bar.Full, m.bar.Empty = '#', '.'
 	}
-	m.in = textinput.New()
-	m.in.Prompt = ""
-	m.in.CharLimit = maxLine
-	m.settle()
-	return m, nil
+}
+
+// cycleTheme changes to the next theme.
+func (m *Model) cycleTheme() {
+	m.theme = (m.theme + 1) % len(themes)
+	r := m.st.r
+	m.st = newStyles(r, m.opts.NoColor, themes[m.theme])
+	m.styleHelp()
+	m.say("theme: "+themes[m.theme], false)
 }
 
 // Close stops the run's goroutines. The program does it when it quits.
@@ -152,18 +189,20 @@ func (m *Model) Init() tea.Cmd { return nil }
 
 type tickMsg struct{ n int }
 
-// nextTick schedules the next playback tick. One tick is in flight at a time: the next is
-// scheduled when one has been handled, so ticks never queue up behind a slow frame.
+// nextTick schedules the next playback tick, a frame from now. One tick is in flight at a time:
+// the next is scheduled when one has been handled, so ticks never queue up behind a slow frame.
 func (m *Model) nextTick() tea.Cmd {
 	m.tick++
 	n := m.tick
-	every := time.Second / time.Duration(speeds[m.speed])
-	return tea.Tick(max(every, time.Second/60), func(time.Time) tea.Msg { return tickMsg{n} })
+	return tea.Tick(time.Second/fps, func(time.Time) tea.Msg { return tickMsg{n} })
 }
 
-// stepsPerTick is how many steps a tick runs: above 60 steps a second, several per frame (as
-// many as tickBudget allows).
-func (m *Model) stepsPerTick() int { return max(1, speeds[m.speed]/60) }
+// perTick is the virtual time a tick plays.
+func (m *Model) perTick() time.Duration { return speeds[m.speed] / fps }
+
+// linger is how long, in virtual time, a lost message's ✗ stays on the canvas: about two thirds
+// of a second of playback at the rate chosen.
+func (m *Model) linger() time.Duration { return speeds[m.speed] * 2 / 3 }
 
 // Err returns the panic that ended the program, if one did: a bug, which the command line
 // reports in one line once the terminal is restored.
@@ -231,16 +270,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.tooSmall() || m.ask != nil {
 			return m, m.nextTick() // nothing moves while it cannot be seen
 		}
-		start := m.clock()
-		for range m.stepsPerTick() {
-			if !m.stepOnce() || m.clock().Sub(start) > tickBudget {
-				break
-			}
-		}
+		m.playTick()
 		if m.playing {
 			return m, m.nextTick()
 		}
 		return m, nil
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case tea.KeyMsg:
 		return m, m.keyMsg(msg)
 	}

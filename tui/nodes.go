@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/report"
+	"electsim/session"
 	"electsim/sim"
 )
 
@@ -50,13 +50,16 @@ func (m *Model) label(n sim.NodeView, group string) string {
 	return s
 }
 
-// nodePanel draws the nodes — on a ring, or as a list above listAbove nodes or where a ring does
-// not fit — with the partition, a legend, the selected node's state and messages, and the
+// nodePanel draws the nodes — on the canvas (the picture session computes: packets, drops,
+// timers, held inputs), or as a list above listAbove nodes or where the canvas does not fit —
+// with the partition, a legend, the selected node's state, timers and messages, and the
 // messages in flight. What matters most keeps its place when the panel is short: the nodes,
 // the selected node, the count of messages in flight; then the legend, then the list of
-// messages.
-func (m *Model) nodePanel(width, height int) []string {
+// messages. pic is the picture to fill and draw, reused from frame to frame; the labels'
+// places, for the mouse, are set in f.
+func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []string {
 	st := &m.st
+	m.ss.Picture(pic, m.linger())
 	views := m.ss.Nodes() // ascending by id: the node at ring position i is views[m.byID[i]]
 	anyNotBooted := false
 	for _, n := range views {
@@ -71,7 +74,6 @@ func (m *Model) nodePanel(width, height int) []string {
 		}
 		return " " + style.Render(text) + " "
 	}
-	labelAt := func(i int) string { return m.label(views[m.byID[i]], letter[m.nodes[i]]) }
 	isRing := m.opts.Config.Algorithm.Name == "ring"
 
 	var top []string
@@ -83,15 +85,20 @@ func (m *Model) nodePanel(width, height int) []string {
 	}
 	avail := height - 1 - len(top) - 2 // the heading; the selected node's line; the in-flight count
 	n := len(m.nodes)
-	// A ring needs about a row for every two nodes, plus its top and bottom, or labels collide.
-	viewMin, viewWant := n/2+3, n+5
-	useRing := n <= listAbove && avail >= viewMin
+	// The canvas needs a row for every two nodes, and rows for the timer bars and held inputs,
+	// or labels collide.
+	viewMin, viewWant := max(9, n/2+5), max(13, n+7)
+	useCanvas := n <= listAbove && avail >= viewMin
 	var labels []string // unstyled
 	cell := 0           // the width of a label in the list, its marks included
-	if !useRing {
+	if !useCanvas {
+		out, in := m.flightCounts(pic)
 		labels = make([]string, n)
 		for i := range n {
-			labels[i] = labelAt(i)
+			labels[i] = m.label(views[m.byID[i]], letter[m.nodes[i]])
+			if out[i]+in[i] > 0 {
+				labels[i] += fmt.Sprintf(" ↑%d↓%d", out[i], in[i])
+			}
 			cell = max(cell, ansi.StringWidth(labels[i])+2)
 		}
 		viewWant = listRows(n, cell, width)
@@ -99,9 +106,9 @@ func (m *Model) nodePanel(width, height int) []string {
 	}
 	view := max(0, min(viewMin, avail))
 	avail -= view
-	selN := min(2, avail)
+	selN := min(3, avail)
 	avail -= selN
-	legend := m.legend(width, anyNotBooted, groups != "")
+	legend := m.legend(width, anyNotBooted, groups != "", useCanvas)
 	legendN := 0
 	if avail >= len(legend)+1 {
 		legendN = len(legend) + 1
@@ -113,23 +120,26 @@ func (m *Model) nodePanel(width, height int) []string {
 
 	head := st.heading.Render("nodes")
 	var body []string
-	if useRing {
+	f.boxes, f.boxTop = nil, 1+len(top)
+	if useCanvas {
 		if isRing {
 			head += st.help.Render("  ring order ↻ clockwise")
 		}
-		body = m.ring(func(i int) string { return render(i, labelAt(i)) }, width, view, isRing)
+		body, f.boxes = m.drawCanvas(pic, width, view)
 	} else {
 		if isRing {
 			head += st.help.Render("  ring order: row by row")
+		} else {
+			head += st.help.Render("  ↑ sent ↓ on the way to it")
 		}
-		body = nodeList(n, cell, width, view, m.sel, func(i int) string { return render(i, labels[i]) })
+		body, f.boxes = nodeList(n, cell, width, view, m.sel, func(i int) string { return render(i, labels[i]) })
 	}
 	lines := append(append([]string{head}, top...), body...)
 	if legendN > 0 {
 		lines = append(append(lines, ""), legend...)
 	}
-	flights := m.ss.InFlight()
-	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN)
+	flights := flightsOf(pic)
+	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN, pic)
 	lines = pad(lines, height-len(bottom)-1-avail)
 	lines = append(lines, bottom...)
 	head = fmt.Sprintf("in flight: %d", len(flights))
@@ -150,11 +160,63 @@ func (m *Model) nodePanel(width, height int) []string {
 	return pad(lines, height)
 }
 
+// flightsOf returns the messages in flight of a picture, soonest first, and then those held by
+// paused nodes (At -1), as the list under the nodes shows them.
+func flightsOf(pic *session.Picture) []sim.Flight {
+	out := make([]sim.Flight, 0, len(pic.Packets))
+	for i := range pic.Packets {
+		out = append(out, sim.Flight{Msg: pic.Packets[i].Message(), At: pic.Packets[i].Arrives})
+	}
+	ids := make([]algo.ID, 0, len(pic.Nodes))
+	for _, n := range pic.Nodes {
+		ids = append(ids, n.ID)
+	}
+	slices.Sort(ids) // the held ones by node, ascending, as the run lists them
+	for _, id := range ids {
+		for _, n := range pic.Nodes {
+			if n.ID != id {
+				continue
+			}
+			for i := range n.Held {
+				if msg, ok := n.Held[i].Message(n.ID); ok {
+					out = append(out, sim.Flight{Msg: msg, At: -1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// flightCounts returns, by ring position, how many messages in flight each node sent and how
+// many are on their way to it: what the list of many nodes shows instead of packets.
+func (m *Model) flightCounts(pic *session.Picture) (out, in []int) {
+	out, in = make([]int, len(m.nodes)), make([]int, len(m.nodes))
+	pos := make(map[algo.ID]int, len(m.nodes))
+	for i, id := range m.nodes {
+		pos[id] = i
+	}
+	for _, p := range pic.Packets {
+		out[pos[p.From]]++
+		in[pos[p.To]]++
+	}
+	return out, in
+}
+
 // legend explains the glyphs, in as few lines as width allows.
-func (m *Model) legend(width int, notBootedShows, partition bool) []string {
+func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []string {
 	st := &m.st
 	items := []string{st.leader.Render("★") + " leader", st.candidate.Render("◆") + " candidate", "● follower",
 		st.crashed.Render("✗") + " crashed", st.paused.Render("⏸") + " paused node", "→N believes N leads"}
+	if m.opts.Config.Algorithm.Terms {
+		items = append(items, "tN "+report.TermWord(m.opts.Config.Algorithm)+" N")
+	}
+	if canvas {
+		for i, k := range m.opts.Config.Algorithm.Kinds {
+			items = append(items, styler{st}.Kind(string(m.glyphs[k]), i, false)+" "+k)
+		}
+		items = append(items, "✓ yes, granted", st.errText.Render("✗")+" lost", st.fault.Render("╳")+" blocked",
+			st.timer.Render("██░░")+" timer")
+	}
 	if notBootedShows {
 		items = append(items, notBooted+" not booted yet")
 	}
@@ -182,7 +244,7 @@ func (m *Model) legend(width int, notBootedShows, partition bool) []string {
 
 // nodeLines describes the selected node: its state, and, in more lines, the messages in flight
 // from it and to it.
-func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []sim.Flight, more int) []string {
+func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []sim.Flight, more int, pic *session.Picture) []string {
 	st := &m.st
 	info := m.opts.Config.Algorithm
 	var state string
@@ -212,6 +274,29 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 		state += " · group " + g
 	}
 	lines := []string{st.bold.Render(fmt.Sprintf("node %d: ", n.ID)) + state}
+	if more <= 0 {
+		return lines
+	}
+	// Its timers, soonest first: name, time left of the time it was set for.
+	for _, pn := range pic.Nodes {
+		if pn.ID != n.ID {
+			continue
+		}
+		var ts []string
+		for _, t := range pn.Timers {
+			s := t.Name + " " + human.Tenths(t.Left)
+			if t.Total > 0 {
+				s = st.timer.Render(bar(t.Left, t.Total)) + " " + s + " of " + human.Tenths(t.Total)
+			}
+			ts = append(ts, s)
+		}
+		if len(ts) == 0 {
+			lines = append(lines, " "+st.help.Render("timers: none pending"))
+		} else {
+			lines = append(lines, " "+st.help.Render("timers: ")+strings.Join(ts, st.help.Render(" · ")))
+		}
+		more--
+	}
 	if more <= 0 {
 		return lines
 	}
@@ -262,89 +347,6 @@ func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []s
 	return lines
 }
 
-// ring places the nodes round an ellipse, in ring order clockwise from the top. With arrows,
-// a mark between each node and the next shows the way the ring runs.
-func (m *Model) ring(render func(int) string, width, height int, arrows bool) []string {
-	if height < 3 {
-		return pad(nil, height)
-	}
-	type item struct {
-		x, w int
-		s    string
-	}
-	rows := make([][]item, height)
-	cx, cy := float64(width)/2, float64(height-1)/2
-	rx, ry := math.Max(float64(width)/2-6, 1), math.Max(float64(height-1)/2, 0)
-	n := len(m.nodes)
-	at := func(theta float64) (float64, float64) { return cx + rx*math.Cos(theta), cy + ry*math.Sin(theta) }
-	free := func(y, x, w int) bool {
-		for _, it := range rows[y] {
-			if x < it.x+it.w+1 && it.x < x+w+1 {
-				return false
-			}
-		}
-		return true
-	}
-	// The selected node first, so that it always shows; a label that would overlap another
-	// takes the row above or below if that is free.
-	order := make([]int, 0, n)
-	order = append(order, m.sel)
-	for i := range n {
-		if i != m.sel {
-			order = append(order, i)
-		}
-	}
-	for _, i := range order {
-		theta := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-		label := render(i)
-		w := ansi.StringWidth(label)
-		fx, fy := at(theta)
-		x := max(0, min(int(math.Round(fx))-w/2, width-w))
-		y := max(0, min(int(math.Round(fy)), height-1))
-		for _, alt := range []int{y, y - 1, y + 1} {
-			if alt >= 0 && alt < height && free(alt, x, w) {
-				y = alt
-				break
-			}
-		}
-		rows[y] = append(rows[y], item{x, w, label})
-	}
-	if arrows && n >= 2 {
-		for i := range n {
-			theta := -math.Pi/2 + 2*math.Pi*(float64(i)+0.5)/float64(n)
-			fx, fy := at(theta)
-			x, y := int(math.Round(fx)), max(0, min(int(math.Round(fy)), height-1))
-			// The way round, on screen: a cell is about twice as tall as it is wide.
-			dx, dy := -rx*math.Sin(theta), 2*ry*math.Cos(theta)
-			if x >= 0 && x < width && free(y, x-1, 3) {
-				rows[y] = append(rows[y], item{x, 1, m.st.help.Render(arrow(dx, dy))})
-			}
-		}
-	}
-	out := make([]string, height)
-	for y, row := range rows {
-		slices.SortFunc(row, func(a, b item) int { return a.x - b.x })
-		var b strings.Builder
-		col := 0
-		for _, it := range row {
-			if it.x < col {
-				continue // overlaps the one before
-			}
-			b.WriteString(strings.Repeat(" ", it.x-col))
-			b.WriteString(it.s)
-			col = it.x + it.w
-		}
-		out[y] = b.String()
-	}
-	return out
-}
-
-// arrow is the arrow of a direction on screen (y grows downwards).
-func arrow(dx, dy float64) string {
-	a := math.Atan2(dy, dx) / (math.Pi / 4)
-	return []string{"←", "↖", "↑", "↗", "→", "↘", "↓", "↙", "←"}[int(math.Round(a))+4]
-}
-
 // listRows is how many rows a list of n labels, cell columns each, takes at width.
 func listRows(n, cell, width int) int {
 	cols := listCols(cell, width)
@@ -354,11 +356,13 @@ func listRows(n, cell, width int) int {
 func listCols(cell, width int) int { return max(1, width/(cell+1)) }
 
 // nodeList lays the n nodes out in columns of cell columns, in ring order row by row, in height
-// rows at most, the selected node in view; render draws node i.
-func nodeList(n, cell, width, height, sel int, render func(int) string) []string {
+// rows at most, the selected node in view; render draws node i. It returns the lines, and where
+// each node's label is (nodes out of view have none: width 0).
+func nodeList(n, cell, width, height, sel int, render func(int) string) ([]string, []box) {
 	if height <= 0 {
-		return nil
+		return nil, nil
 	}
+	boxes := make([]box, n)
 	cols := listCols(cell, width)
 	first := 0
 	if sel/cols >= height {
@@ -368,12 +372,13 @@ func nodeList(n, cell, width, height, sel int, render func(int) string) []string
 	for i := first; i < n && len(out) < height; i += cols {
 		var b strings.Builder
 		for j := i; j < min(i+cols, n); j++ {
+			boxes[j] = box{(j - i) * (cell + 1), len(out), cell}
 			l := render(j)
 			b.WriteString(l + strings.Repeat(" ", cell+1-ansi.StringWidth(l)))
 		}
 		out = append(out, b.String())
 	}
-	return out
+	return out, boxes
 }
 
 // flight is a message in flight, described: "ELECTION 1→4 in 3.4ms".

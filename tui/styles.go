@@ -20,18 +20,38 @@ type styles struct {
 	question, selected, endBar       lipgloss.Style
 	leader, candidate, follower      lipgloss.Style
 	crashed, paused, fault, say      lipgloss.Style
+	line, timer                      lipgloss.Style // the canvas's lines between nodes, and timer bars
 	kinds                            []lipgloss.Style
+	theme                            string
 }
 
-func newStyles(r *lipgloss.Renderer, noColor bool) styles {
+// Themes are the TUI's colour schemes (--theme, and t cycles them): "auto" follows the
+// terminal's background; "dark" and "light" are for a dark or a light one; "contrast" is for a
+// projector — no faint or grey text, every colour strong — on either.
+var themes = []string{"auto", "dark", "light", "contrast"}
+
+// ThemeNames lists the themes --theme takes.
+func ThemeNames() []string { return themes[1:] }
+
+func newStyles(r *lipgloss.Renderer, noColor bool, theme string) styles {
 	if noColor {
 		r.SetColorProfile(termenv.Ascii)
 	}
-	c := func(light, dark string) lipgloss.AdaptiveColor {
+	contrast := theme == "contrast"
+	c := func(light, dark string) lipgloss.TerminalColor {
+		switch theme {
+		case "dark":
+			return lipgloss.Color(dark)
+		case "light":
+			return lipgloss.Color(light)
+		}
 		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
 	}
+	// strong is a colour in the contrast theme: black on a light background, white on a dark one.
+	strong := lipgloss.AdaptiveColor{Light: "#000000", Dark: "#ffffff"}
 	st := styles{
 		r:         r,
+		theme:     theme,
 		title:     r.NewStyle().Bold(true),
 		dim:       r.NewStyle().Faint(true),
 		bold:      r.NewStyle().Bold(true),
@@ -54,14 +74,42 @@ func newStyles(r *lipgloss.Renderer, noColor bool) styles {
 		paused:    r.NewStyle().Foreground(c("#7a2a9a", "#d787ff")),
 		fault:     r.NewStyle().Bold(true).Foreground(c("#8b1a8b", "#ff87d7")),
 		say:       r.NewStyle().Italic(true).Foreground(c("#1e6b3a", "#7bd88f")),
+		line:      r.NewStyle().Foreground(c("#9e9e9e", "#626262")),
+		timer:     r.NewStyle().Foreground(c("#005f87", "#5fafd7")),
+	}
+	if contrast {
+		// Nothing faint, nothing grey: what was dimmed is the text's own colour, bold where it
+		// marks something; the colours are the strongest of each hue.
+		c = func(light, dark string) lipgloss.TerminalColor {
+			return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+		}
+		st.dim = r.NewStyle()
+		st.help = r.NewStyle().Foreground(strong)
+		st.border = r.NewStyle().Foreground(strong)
+		st.line = r.NewStyle().Foreground(strong)
+		st.timer = r.NewStyle().Bold(true).Foreground(c("#0000d7", "#00ffff"))
+		st.leader = r.NewStyle().Bold(true).Foreground(c("#875f00", "#ffff00"))
+		st.candidate = r.NewStyle().Bold(true).Foreground(c("#0000af", "#00ffff"))
+		st.crashed = r.NewStyle().Bold(true).Foreground(c("#d70000", "#ff5f5f"))
+		st.paused = r.NewStyle().Bold(true).Foreground(c("#870087", "#ff87ff"))
+		st.fault = r.NewStyle().Bold(true).Foreground(c("#870087", "#ff87ff"))
+		st.errText = r.NewStyle().Bold(true).Foreground(c("#d70000", "#ff5f5f"))
+		st.okText = r.NewStyle().Bold(true).Foreground(c("#005f00", "#5fff5f"))
+		st.narration = r.NewStyle().Bold(true).Foreground(c("#005f00", "#5fff5f"))
+		st.say = st.narration
 	}
 	// The message kinds' colours, in the algorithm's order: none of them is a status colour
 	// (the leader's yellow, the candidate's cyan, the crashed red, the paused purple), so that a
 	// COORDINATOR does not look like a leader nor an ELECTION like a candidate.
-	for _, col := range []lipgloss.AdaptiveColor{c("#1b4fbf", "#87afff"), c("#5f8700", "#afd75f"),
+	kinds := []lipgloss.TerminalColor{c("#1b4fbf", "#87afff"), c("#5f8700", "#afd75f"),
 		c("#875f00", "#d7af87"), c("#00875f", "#87d7af"), c("#5f5faf", "#afafff"), c("#af5f00", "#d7875f"),
-		c("#585858", "#bcbcbc")} {
-		st.kinds = append(st.kinds, r.NewStyle().Foreground(col))
+		c("#585858", "#bcbcbc")}
+	if contrast {
+		kinds = []lipgloss.TerminalColor{c("#0000d7", "#5fafff"), c("#005f00", "#87ff00"), c("#875f00", "#ffd787"),
+			c("#008787", "#00ffd7"), c("#5f00af", "#d7afff"), c("#af5f00", "#ffaf5f"), strong}
+	}
+	for _, col := range kinds {
+		st.kinds = append(st.kinds, r.NewStyle().Foreground(col).Bold(contrast))
 	}
 	return st
 }

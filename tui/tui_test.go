@@ -354,8 +354,8 @@ func TestSpeed(t *testing.T) {
 	for range 20 {
 		press(m, "+")
 	}
-	if m.speed != len(speeds)-1 || m.stepsPerTick() < 10 {
-		t.Errorf("top speed %d, %d steps per tick", m.speed, m.stepsPerTick())
+	if m.speed != len(speeds)-1 || m.perTick() != 1000*time.Second/fps {
+		t.Errorf("top speed %d, %v per tick", m.speed, m.perTick())
 	}
 	for range 30 {
 		press(m, "-", "[")
@@ -589,9 +589,14 @@ func TestSelectedNodeAndFlights(t *testing.T) {
 			t.Errorf("no %q:\n%s", want, view)
 		}
 	}
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 34})
 	if view := m.View(); !strings.Contains(view, " more") {
 		t.Errorf("a short list of flights does not say how many more:\n%s", view)
+	}
+	// Where the canvas leaves no room for the list, the count stays.
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if view := m.View(); !strings.Contains(view, "in flight: 10") {
+		t.Errorf("no count of the messages in flight:\n%s", view)
 	}
 	// Before the boot steps, nodes have not booted: ○, not ● followers.
 	m = newModel(t, "bully-boot", nil)
@@ -1059,36 +1064,53 @@ func BenchmarkPlaybackFrame(b *testing.B) {
 }
 
 // The README shows a real screen: the block marked <!-- screen of: ... TestREADMEScreen ... -->
-// is the demo at 100×30 after :partition 1 2 | 3 4 5, enter, n — without colour, trailing
-// spaces trimmed. go test -update rewrites it; review the diff.
+// is the demo at 100×30 played to its break at the leader's crash, then on to 1157ms, when the
+// new leader's COORDINATORs are on their way — without colour, trailing spaces trimmed. go test
+// -update rewrites it; review the diff.
 func TestREADMEScreen(t *testing.T) {
 	m := newModel(t, "bully-leader-crash", nil)
-	press(m, ":")
-	typeText(m, "partition 1 2 | 3 4 5")
-	playToBreak(m, 1)
+	playToBreak(m, 2)
+	playTo(m, 1157*ms)
+	screenBlock(t, "../README.md", "TestREADMEScreen", m.View())
+}
+
+// docs/teaching.md shows the Raft split vote on the canvas: the block marked <!-- screen of: ...
+// TestTeachingScreen ... --> is raft-boot-split-vote at 100×30 played to its break at 170ms and
+// on to 185.5ms, without colour, trailing spaces trimmed. go test -update rewrites it.
+func TestTeachingScreen(t *testing.T) {
+	m := newModel(t, "raft-boot-split-vote", nil)
+	playTo(m, 170*ms)
+	playTo(m, 185500*time.Microsecond)
+	screenBlock(t, "../docs/teaching.md", "TestTeachingScreen", m.View())
+}
+
+// screenBlock checks that file shows screen — trailing spaces trimmed — in its block marked
+// <!-- screen of: ... test ... -->, or with -update writes it there.
+func screenBlock(t *testing.T, file, test, view string) {
+	t.Helper()
 	var b strings.Builder
-	for _, l := range strings.Split(m.View(), "\n") {
+	for _, l := range strings.Split(view, "\n") {
 		b.WriteString(strings.TrimRight(l, " ") + "\n")
 	}
 	screen := b.String()
-	readme, err := os.ReadFile("../README.md")
+	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile("(?s)(<!-- screen of: [^\n]*TestREADMEScreen[^\n]*-->\n```\n)(.*?)(```)")
-	found := re.FindSubmatchIndex(readme)
+	re := regexp.MustCompile("(?s)(<!-- screen of: [^\n]*" + test + "[^\n]*-->\n```\n)(.*?)(```)")
+	found := re.FindSubmatchIndex(text)
 	if found == nil {
-		t.Fatal("README.md has no block marked <!-- screen of: ... TestREADMEScreen ... -->")
+		t.Fatalf("%s has no block marked <!-- screen of: ... %s ... -->", file, test)
 	}
-	if got := string(readme[found[4]:found[5]]); got != screen {
+	if got := string(text[found[4]:found[5]]); got != screen {
 		if flag.Lookup("update").Value.String() == "true" {
-			out := append(append(slices.Clone(readme[:found[4]]), screen...), readme[found[5]:]...)
-			if err := os.WriteFile("../README.md", out, 0o644); err != nil {
+			out := append(append(slices.Clone(text[:found[4]]), screen...), text[found[5]:]...)
+			if err := os.WriteFile(file, out, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Errorf("README.md shows a screen the TUI no longer draws (go test ./tui -update rewrites it; review the diff); it draws:\n%s", screen)
+		t.Errorf("%s shows a screen the TUI no longer draws (go test ./tui -update rewrites it; review the diff); it draws:\n%s", file, screen)
 	}
 }
 

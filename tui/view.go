@@ -7,10 +7,15 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"electsim/session"
 )
 
 // The smallest terminal the TUI draws in.
 const minWidth, minHeight = 60, 16
+
+// logNeed is the width the event log takes on a wide terminal: most rows fit whole.
+const logNeed = 64
 
 // minBody is the fewest lines the panels keep, however much the header and footer would take.
 const minBody = 6
@@ -30,7 +35,9 @@ func (m *Model) layout() layout {
 	l.header = m.header()
 	l.footer = m.footer(m.height - len(l.header) - minBody)
 	l.body = max(0, m.height-len(l.header)-len(l.footer))
-	l.left = min(40, m.width*2/5)
+	// The canvas takes what the log does not need: on a wide terminal the log keeps logNeed
+	// columns, the width of most of its rows; below 100 columns the two share it about evenly.
+	l.left = max(min(40, m.width/2), min(m.width-logNeed-1, m.width*3/5))
 	l.right = m.width - l.left - 1
 	text := max(1, min(5, l.body/4)) // a step's details: a fixed box, so the log does not jump
 	if e := m.ss.Ending(); e != nil && m.log.cursor < 0 {
@@ -94,7 +101,7 @@ func (m *Model) draw(key frameKey) frame {
 		case overlayHistory:
 			body = m.history(l.body)
 		default:
-			body = m.panels(l)
+			body = m.panels(l, &f)
 		}
 		lines = append(append(l.header, body...), l.footer...)
 		for i, s := range lines {
@@ -113,6 +120,9 @@ type frame struct {
 	lines            []string
 	text             string
 	headerN, footerN int
+	pic              session.Picture // the picture drawn, its slices reused by the next frame
+	boxes            []box           // where each node's label is in the node panel, by ring position
+	boxTop           int             // the panel's line the boxes' row 0 is on
 }
 
 // frameKey is what a frame depends on: the model's version (ver changes with every message
@@ -157,8 +167,8 @@ func pad(lines []string, height int) []string {
 }
 
 // panels is the node view on the left and the event log on the right.
-func (m *Model) panels(l layout) []string {
-	nodes := m.nodePanel(l.left, l.body)
+func (m *Model) panels(l layout, f *frame) []string {
+	nodes := m.nodePanel(l.left, l.body, &f.pic, f)
 	log := m.logPanel(l)
 	sep := m.st.border.Render("│")
 	out := make([]string, l.body)

@@ -199,7 +199,7 @@ func TestTUIUnderTmux(t *testing.T) {
 	p.key("Enter")
 	p.shows("node 5 crashed", "✗5", "crash 5 at")
 	p.burst("]]]]")
-	p.shows("four speeds up in one burst", "stopped, 128 steps/s")
+	p.shows("four speeds up in one burst", "stopped, 0.5× (500ms/s)")
 	p.key("Space")
 	final := p.shows("a new leader", "★4")
 	if !strings.Contains(final, "✗5") || strings.Contains(final, "★5") {
@@ -328,4 +328,58 @@ func stepOf(screen string) string {
 	_, rest, _ := strings.Cut(screen, " · step ")
 	n, _, _ := strings.Cut(rest, " ")
 	return n
+}
+
+// The picture in a real terminal: played slowly, the messages in flight glide along the lines
+// between the nodes — two reads of the canvas during play find the kinds' letters elsewhere —
+// and the rate keys work typed one at a time and in a burst.
+func TestTUIUnderTmuxPacketsMove(t *testing.T) {
+	p := startPane(t, "tui", "bully-leader-crash", "--no-color")
+	p.shows("the first screen", "electsim · Bully: the leader crashes")
+	p.key("-")
+	p.shows("the slowest rate", "stopped, 0.01× (10ms/s)")
+	p.burst("++-")
+	p.shows("two faster and one slower in a burst", "stopped, 0.02× (20ms/s)")
+	p.key("-")
+	p.shows("the slowest rate again", "stopped, 0.01× (10ms/s)")
+	p.burst("ll") // the narration, the break at 0ms
+	p.key("n")    // play on from the break: every node boots and sends
+	first := p.waitFor("packets on the canvas", func(s string) bool { return len(packets(s)) > 0 })
+	time.Sleep(400 * time.Millisecond)
+	second := p.screen()
+	a, b := packets(first), packets(second)
+	if len(b) == 0 || a == b {
+		t.Errorf("the packets did not move in 400ms of play at 0.01×:\n%s\nthen:\n%s", first, second)
+	}
+	if !strings.Contains(second, "▶ playing 0.01×") {
+		t.Errorf("the status line does not say it plays at 0.01×:\n%s", second)
+	}
+	p.key("Space")
+	p.shows("stopped", "stopped, 0.01×")
+	p.key("q")
+	if code := p.exitStatus(); code != 0 {
+		t.Errorf("after q the process exited with status %d", code)
+	}
+}
+
+// packets returns where the canvas of a screen of bully-leader-crash draws a message: the places
+// of the kinds' letters (E, O, C) in the node panel above its legend, written out.
+func packets(screen string) string {
+	var out []string
+	lines := strings.Split(screen, "\n")
+	for y, line := range lines {
+		if strings.Contains(line, "★ leader") {
+			break
+		}
+		if y < 4 {
+			continue // the title, status, counts and the panel's heading
+		}
+		left, _, _ := strings.Cut(line, "│")
+		for x, r := range []rune(left) {
+			if r == 'E' || r == 'O' || r == 'C' {
+				out = append(out, fmt.Sprintf("%c@%d,%d", r, x, y))
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }

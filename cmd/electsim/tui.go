@@ -28,13 +28,17 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	fs := newFlagSet(cmd)
 	var rf runFlags
 	rf.register(fs)
+	theme := fs.String("theme", "", "colours: dark, light or contrast (a projector: no faint or grey text); t cycles them; default: follow the terminal")
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: electsim tui [SCENARIO] [flags]\n\nPlays a scenario — a .scn file or a bundled one — or the run the flags describe, in the\nterminal, step by step or at a speed, with the faults at your fingertips. Without a scenario\nor --algo, --nodes, --ids, it plays the default demo. ? shows the keys.")
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
-		fmt.Fprintln(w, "\nKeys: space play/pause · →/l step · ←/h step back · +/- speed · tab/j/k/1-9 select node ·\nc crash · r recover · p pause/resume · e elect · ↑/↓ log row · : command · s save session ·\n/ filter · H narration · R restart · ? help · esc close · q quit")
+		fmt.Fprintln(w, "\nKeys: space play/pause · →/l step · ←/h step back · +/- speed · tab/j/k/1-9 select node ·\nc crash · r recover · p pause/resume · e elect · ↑/↓ log row · : command · s save session ·\n/ filter · H narration · t theme · R restart · ? help · esc close · q quit · mouse: click a node or\na log row, the wheel scrolls the log")
 	}
 	if help, err := parseFlags(fs, args, stdout, usage); help || err != nil {
 		return err
+	}
+	if *theme != "" && !slices.Contains(tui.ThemeNames(), *theme) {
+		return usagef("--theme %q: expected %s", *theme, strings.Join(tui.ThemeNames(), ", "))
 	}
 	sc, err := scenarioFor(demo, fs)
 	if err != nil {
@@ -46,9 +50,9 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	}
 	out, ok := fileOf(stdout)
 	if !ok || !term.IsTerminal(int(out.Fd())) {
-		words := args
+		words := withoutTheme(args) // electsim run has no colours to choose
 		if fs.NArg() == 0 && sc.Name != "" {
-			words = append([]string{sc.Name}, args...) // the demo
+			words = append([]string{sc.Name}, words...) // the demo
 		}
 		return usagef("the terminal UI needs a terminal; %s plays it headless", strings.Join(append([]string{"electsim run"}, words...), " "))
 	}
@@ -62,7 +66,7 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 		sc = nil // a run the flags describe: no title, narration nor expectations of its own
 	}
 	m, err := tui.New(tui.Options{Scenario: sc, Config: cfg, Output: out,
-		NoColor: rf.noColor || getenv("NO_COLOR") != ""})
+		NoColor: rf.noColor || getenv("NO_COLOR") != "", Theme: *theme})
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -70,7 +74,7 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 	// The program restores the terminal on every way out: q, ctrl+c, a signal, a panic. A signal
 	// — kill's TERM, an INT from outside the terminal, the terminal's HUP — ends it as it ends
 	// electsim run: with 128 + the signal's number, as a shell reports a process it killed.
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithoutSignalHandler())
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithoutSignalHandler(), tea.WithMouseCellMotion())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	caught := make(chan os.Signal, 1)
@@ -99,6 +103,21 @@ func interactive(cmd, demo string, args []string, stdout, stderr io.Writer, gete
 		panic(err.Error()) // a bug: the guard reports it in one line, the terminal is restored
 	}
 	return nil
+}
+
+// withoutTheme returns args without --theme and its value.
+func withoutTheme(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--theme" || a == "-theme":
+			i++ // its value
+		case strings.HasPrefix(a, "--theme=") || strings.HasPrefix(a, "-theme="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // wantsTUI reports whether bare electsim, with args, should open the TUI: on a terminal, unless

@@ -36,6 +36,9 @@ func TestFlagsDescribeARun(t *testing.T) {
 		{"tui --nodes 40", "electsim tui: the terminal UI needs a terminal; electsim run --nodes 40 plays it headless\n"},
 		{"tui --seed 3", "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash --seed 3 plays it headless\n"},
 		{"tui ring-partition", "electsim tui: the terminal UI needs a terminal; electsim run ring-partition plays it headless\n"},
+		{"tui ring-partition --theme contrast", "electsim tui: the terminal UI needs a terminal; electsim run ring-partition plays it headless\n"},
+		{"tui --theme=light --seed 3", "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash --seed 3 plays it headless\n"},
+		{"tui --theme neon", "electsim tui: --theme \"neon\": expected dark, light, contrast\n"},
 	} {
 		if code, _, errOut := call(strings.Fields(tt.args)...); code != 2 || errOut != tt.want {
 			t.Errorf("electsim %s: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)

@@ -1,0 +1,437 @@
+package session
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// Picture is what is drawn of a session at one instant of virtual time: where each node sits,
+// what it believes and which timers it is waiting on, each message on its way at the fraction
+// of its flight elapsed, the drops of a moment ago, and the links a fault blocks. It is plain
+// data — numbers, strings, ids; times in nanoseconds when encoded as JSON — so that the
+// terminal UI and a web page draw the same thing: docs/picture.md says how each field reads.
+//
+// A Picture is a pure function of the session's state and the instant: stepping forward and
+// back to the same step and instant gives the same Picture.
+type Picture struct {
+	// At is the instant drawn: at or after the time of the latest step shown, before the next
+	// event due.
+	At time.Duration `json:"at"`
+	// Layout is how the nodes are placed: "ring" (round a circle, in ring order clockwise from
+	// the top), or "grid" above RingMax nodes (rows, in ring order).
+	Layout string `json:"layout"`
+	// Nodes are every node, in ring order.
+	Nodes []PicNode `json:"nodes"`
+	// Packets are the messages in flight, in the order they are due.
+	Packets []Packet `json:"packets"`
+	// Drops are the messages lost within the last Linger of virtual time before At, and those
+	// lost in the latest step shown whenever it was: newest last.
+	Drops []Drop `json:"drops"`
+	// Blocked are the directed links a fault blocks now: a one-way cut, or a partition between
+	// the two ends' groups. Only links between nodes in different groups or cut are listed;
+	// for a partition, both ways.
+	Blocked []Blocked `json:"blocked"`
+	// Groups is how many partition groups are in force: 0 without a partition.
+	Groups int `json:"groups"`
+
+	scratch scratch // what filling it reuses from one frame to the next
+}
+
+// scratch is what Picture reuses from one frame to the next, kept in the Picture so that
+// drawing changes nothing in the session.
+type scratch struct {
+	places [][2]float64
+	timers []sim.PendingTimer
+	held   []sim.HeldInput
+	flying []sim.Flying
+	lines  map[[2]algo.ID]int
+}
+
+// PicNode is one node as a picture shows it.
+type PicNode struct {
+	ID     algo.ID `json:"id"`
+	Status string  `json:"status"` // follower, candidate, leader, crashed, paused, or "down" before it boots
+	Leader algo.ID `json:"leader"` // the leader it believes in, 0 if none
+	Term   uint64  `json:"term"`   // its term, 0 where the algorithm has none
+	Role   string  `json:"role,omitempty"`
+	// Group is its partition group, 1, 2, ... in the order the partition lists them; 0 without
+	// a partition.
+	Group int `json:"group"`
+	// X and Y are its place on the canvas, from 0 to 1 each, Y growing downwards: the centre of
+	// the node. A view scales them to its canvas.
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	// Timers are its pending timers, soonest first.
+	Timers []Timer `json:"timers,omitempty"`
+	// Held are the inputs it holds while paused, in the order it will handle them.
+	Held []Held `json:"held,omitempty"`
+}
+
+// Timer is a pending timer of a node: a bar that runs down draws Left of Total.
+type Timer struct {
+	Name  string        `json:"name"`
+	Left  time.Duration `json:"left"`  // until it fires, from the instant drawn
+	Total time.Duration `json:"total"` // from when it was last set to when it fires
+}
+
+// Held is an input a paused node holds.
+type Held struct {
+	Kind    string  `json:"kind"` // "message", "timer", "elect" or "boot"
+	Label   string  `json:"label"`
+	MsgKind string  `json:"msgKind,omitempty"` // a message's kind
+	From    algo.ID `json:"from,omitempty"`    // a message's sender
+	Value   algo.ID `json:"value,omitempty"`   // the id a message carries
+	Term    uint64  `json:"term,omitempty"`    // a message's term
+	Flag    bool    `json:"flag,omitempty"`    // a message's flag
+}
+
+// Packet is a message in flight, drawn on the line from From to To at Fraction of the way.
+type Packet struct {
+	From    algo.ID `json:"from"`
+	To      algo.ID `json:"to"`
+	Kind    string  `json:"kind"`
+	Value   algo.ID `json:"value"`   // the id it carries, 0 if none
+	Term    uint64  `json:"term"`    // its term, 0 if none
+	Label   string  `json:"label"`   // the kind with its value and term: "ELECTION(3) t2"
+	Routine bool    `json:"routine"` // a heartbeat: background traffic
+	Flag    bool    `json:"flag"`    // the message's flag: a vote granted, an answer yes (✓ in its label)
+	// Fraction is how much of its flight has elapsed at the instant drawn, (At − Sent) /
+	// (Arrives − Sent), from 0 to 1.
+	Fraction float64       `json:"fraction"`
+	Sent     time.Duration `json:"sent"`
+	Arrives  time.Duration `json:"arrives"`
+	// Others is how many other packets are on the same directed line; Newest marks the one sent
+	// last there (the latest due among equals): a view that draws one packet per line draws it,
+	// with the count.
+	Others int  `json:"others"`
+	Newest bool `json:"newest"`
+}
+
+// Drop is a message lost a moment ago, drawn as ✗ on its line: at the sender's end (Fraction 0)
+// when the network dropped it as it was sent, at the receiver's end (1) when it was dropped on
+// arriving.
+type Drop struct {
+	From     algo.ID       `json:"from"`
+	To       algo.ID       `json:"to"`
+	Kind     string        `json:"kind"`
+	Label    string        `json:"label"`
+	At       time.Duration `json:"at"` // when it was lost
+	Fraction float64       `json:"fraction"`
+	Reason   string        `json:"reason"` // why: "loss", "partition", "cut", "crashed", ...
+}
+
+// Blocked is a directed link a fault blocks.
+type Blocked struct {
+	From algo.ID `json:"from"`
+	To   algo.ID `json:"to"`
+	Why  string  `json:"why"` // "cut" or "partition"
+}
+
+// RingMax is the most nodes the ring layout places; above it, the grid.
+const RingMax = 32
+
+// Instant is the instant a view draws: the time of the latest step shown, or later while
+// playing virtual time continuously (PlayTo).
+func (s *Session) Instant() time.Duration {
+	if s.instantAt != len(s.steps) {
+		return s.run.Now()
+	}
+	return max(s.instant, s.run.Now())
+}
+
+// PlayTo plays virtual time on to t: it shows every step due by t, in order, and the instant
+// drawn becomes t — unless a step is a break, where it stops, the instant that step's. It
+// returns how many steps it showed, and whether it stopped at a break. At the end of the run the
+// instant stays at its end.
+func (s *Session) PlayTo(t time.Duration) (int, bool) {
+	n := 0
+	for {
+		_, ok := s.NextBy(t)
+		if !ok {
+			break
+		}
+		n++
+		if s.AtBreak() {
+			s.instant, s.instantAt = s.run.Now(), len(s.steps)
+			return n, true
+		}
+	}
+	s.instant, s.instantAt = min(max(t, s.run.Now()), s.base.RunFor), len(s.steps)
+	return n, false
+}
+
+// Picture fills p with the picture at the session's instant (Instant), reusing p's slices: a
+// view that draws every frame keeps one Picture. linger is how long, in virtual time, a drop
+// stays drawn after it happened (the drops of the latest step stay however long ago it was):
+// a view chooses it from its playback rate.
+func (s *Session) Picture(p *Picture, linger time.Duration) {
+	t := s.Instant()
+	*p = Picture{At: t, Layout: "ring", Nodes: p.Nodes[:0], Packets: p.Packets[:0], Drops: p.Drops[:0], Blocked: p.Blocked[:0],
+		scratch: p.scratch}
+	ids := s.base.IDs
+	if len(ids) > RingMax {
+		p.Layout = "grid"
+	}
+	s.pictureNodes(p, ids, t)
+	s.picturePackets(p, t)
+	s.pictureDrops(p, t, linger)
+	s.pictureBlocked(p)
+	// Empty, not absent: a page reads [] as "none".
+	if p.Packets == nil {
+		p.Packets = []Packet{}
+	}
+	if p.Drops == nil {
+		p.Drops = []Drop{}
+	}
+	if p.Blocked == nil {
+		p.Blocked = []Blocked{}
+	}
+}
+
+// Layout places n nodes, in ring order, on a canvas from 0 to 1 each way, and returns their
+// places appended to dst[:0]. edges are the links between them, as index pairs, or nil for the
+// complete graph. A tree — n−1 edges joining every node — is drawn as one: node 0 at the top,
+// each level of the tree a row, in order. Anything else is placed round a circle clockwise from
+// the top, up to RingMax nodes, and in the rows of a grid as square as it can be above.
+func Layout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
+	dst = dst[:0]
+	if levels := treeLevels(n, edges); levels != nil {
+		for range n {
+			dst = append(dst, [2]float64{})
+		}
+		for r, level := range levels {
+			for c, i := range level {
+				dst[i] = [2]float64{round9((float64(c) + 0.5) / float64(len(level))), round9((float64(r) + 0.5) / float64(len(levels)))}
+			}
+		}
+		return dst
+	}
+	if n <= RingMax {
+		for i := range n {
+			a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(max(n, 1))
+			dst = append(dst, [2]float64{round9(0.5 + 0.5*math.Cos(a)), round9(0.5 + 0.5*math.Sin(a))})
+		}
+		return dst
+	}
+	cols := 1
+	for cols*cols < n {
+		cols++
+	}
+	rows := (n + cols - 1) / cols
+	for i := range n {
+		r, c := i/cols, i%cols
+		dst = append(dst, [2]float64{round9((float64(c) + 0.5) / float64(cols)), round9((float64(r) + 0.5) / float64(rows))})
+	}
+	return dst
+}
+
+// treeLevels returns the levels of the tree edges make of n nodes, from node 0 breadth first,
+// each level's nodes in the order reached; nil unless edges are a tree (n−1 of them, joining
+// every node) of more than two nodes.
+func treeLevels(n int, edges [][2]int) [][]int {
+	if n <= 2 || len(edges) != n-1 {
+		return nil
+	}
+	adj := make([][]int, n)
+	for _, e := range edges {
+		if e[0] < 0 || e[1] < 0 || e[0] >= n || e[1] >= n || e[0] == e[1] {
+			return nil
+		}
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	seen := make([]bool, n)
+	seen[0] = true
+	levels := [][]int{{0}}
+	reached := 1
+	for {
+		var next []int
+		for _, i := range levels[len(levels)-1] {
+			for _, j := range adj[i] {
+				if !seen[j] {
+					seen[j] = true
+					next = append(next, j)
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		reached += len(next)
+		levels = append(levels, next)
+	}
+	if reached != n {
+		return nil
+	}
+	return levels
+}
+
+// round9 rounds to nine decimal places: a place reads the same on every machine (a fused
+// multiply-add on one and not another changes the last bits).
+func round9(v float64) float64 { return math.Round(v*1e9) / 1e9 }
+
+// pictureNodes fills p's nodes: state, place, timers, held inputs.
+func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
+	views := s.run.Nodes()
+	p.scratch.places = Layout(len(ids), nil, p.scratch.places)
+	var group map[algo.ID]int
+	if parts := s.run.Partition(); parts != nil {
+		p.Groups = len(parts)
+		group = map[algo.ID]int{}
+		for i, g := range parts {
+			for _, id := range g {
+				group[id] = i + 1
+			}
+		}
+	}
+	p.scratch.timers = s.run.AppendTimers(p.scratch.timers[:0])
+	p.scratch.held = s.run.AppendHeld(p.scratch.held[:0])
+	for i, id := range ids {
+		v := viewOf(views, id)
+		status := v.Status.String()
+		if !s.started[id] && v.Status != sim.Crashed && v.Status != sim.Paused {
+			status = "down"
+		}
+		pn := PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role, Group: group[id],
+			X: p.scratch.places[i][0], Y: p.scratch.places[i][1]}
+		for _, tm := range p.scratch.timers {
+			if tm.Node != id {
+				continue
+			}
+			total := tm.Deadline - tm.Set
+			if tm.Set < 0 {
+				total = 0
+			}
+			pn.Timers = append(pn.Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total})
+		}
+		slices.SortStableFunc(pn.Timers, func(a, b Timer) int { return cmpDur(a.Left, b.Left) })
+		for _, h := range p.scratch.held {
+			if h.Node != id {
+				continue
+			}
+			ph := Held{Kind: h.Kind}
+			switch h.Kind {
+			case "message":
+				ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
+				ph.Value, ph.Term, ph.Flag = h.Msg.Value, h.Msg.Term, h.Msg.Flag
+			case "timer":
+				ph.Label = h.Timer
+			default:
+				ph.Label = h.Kind
+			}
+			pn.Held = append(pn.Held, ph)
+		}
+		p.Nodes = append(p.Nodes, pn)
+	}
+}
+
+func viewOf(views []sim.NodeView, id algo.ID) sim.NodeView {
+	if i, ok := slices.BinarySearchFunc(views, id, func(v sim.NodeView, id algo.ID) int { return int(v.ID - id) }); ok {
+		return views[i]
+	}
+	return sim.NodeView{ID: id}
+}
+
+func cmpDur(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// picturePackets fills p's packets: every message in flight at the fraction of its flight.
+func (s *Session) picturePackets(p *Picture, t time.Duration) {
+	info := s.base.Algorithm
+	p.scratch.flying = s.run.AppendFlying(p.scratch.flying[:0])
+	if p.scratch.lines == nil {
+		p.scratch.lines = map[[2]algo.ID]int{}
+	}
+	clear(p.scratch.lines)
+	for _, f := range p.scratch.flying {
+		frac := 1.0
+		if span := f.Arrives - f.Sent; span > 0 {
+			frac = min(1, max(0, float64(t-f.Sent)/float64(span)))
+		}
+		k := [2]algo.ID{f.Msg.From, f.Msg.To}
+		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Value: f.Msg.Value, Term: f.Msg.Term, Label: f.Msg.Label(),
+			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
+		// The newest on a line: the one sent last; among those sent together, the one due last
+		// (the later in the order due, as they come).
+		if j, ok := p.scratch.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {
+			p.scratch.lines[k] = len(p.Packets) - 1
+		}
+	}
+	for _, j := range p.scratch.lines {
+		p.Packets[j].Newest = true
+	}
+	counts := p.scratch.lines // reused: now the count on each line
+	clear(counts)
+	for i := range p.Packets {
+		counts[[2]algo.ID{p.Packets[i].From, p.Packets[i].To}]++
+	}
+	for i := range p.Packets {
+		p.Packets[i].Others = counts[[2]algo.ID{p.Packets[i].From, p.Packets[i].To}] - 1
+	}
+}
+
+// pictureDrops fills p's drops: those of the last linger of virtual time before t, and those of
+// the latest step shown.
+func (s *Session) pictureDrops(p *Picture, t, linger time.Duration) {
+	first := len(s.steps)
+	for first > 0 {
+		at := s.steps[first-1].Records[0].At
+		if first < len(s.steps) && at < t-linger {
+			break
+		}
+		first--
+	}
+	for _, st := range s.steps[first:] {
+		for _, r := range st.Records {
+			switch {
+			case r.Type == sim.RecDrop:
+				p.Drops = append(p.Drops, Drop{From: r.Msg.From, To: r.Msg.To, Kind: r.Msg.Kind, Label: r.Msg.Label(),
+					At: r.At, Fraction: 1, Reason: r.Reason.String()})
+			case r.Type == sim.RecSend && r.Reason != network.Delivered:
+				p.Drops = append(p.Drops, Drop{From: r.Msg.From, To: r.Msg.To, Kind: r.Msg.Kind, Label: r.Msg.Label(),
+					At: r.At, Fraction: 0, Reason: r.Reason.String()})
+			}
+		}
+	}
+}
+
+// pictureBlocked fills p's blocked links: the cuts, and both ways between partition groups.
+func (s *Session) pictureBlocked(p *Picture) {
+	for _, l := range s.run.Cuts() {
+		p.Blocked = append(p.Blocked, Blocked{From: l.From, To: l.To, Why: "cut"})
+	}
+	if p.Groups == 0 {
+		return
+	}
+	cuts := len(p.Blocked)
+	for _, a := range p.Nodes {
+		for _, b := range p.Nodes {
+			if a.ID != b.ID && a.Group != b.Group && !slices.ContainsFunc(p.Blocked[:cuts], func(x Blocked) bool { return x.From == a.ID && x.To == b.ID }) {
+				p.Blocked = append(p.Blocked, Blocked{From: a.ID, To: b.ID, Why: "partition"})
+			}
+		}
+	}
+}
+
+// Message is the message a packet carries.
+func (pk *Packet) Message() algo.Message {
+	return algo.Message{Kind: pk.Kind, From: pk.From, To: pk.To, Value: pk.Value, Term: pk.Term, Flag: pk.Flag}
+}
+
+// Message is the message a held input is, for the node that holds it; ok is false for an input
+// that is not a message.
+func (h *Held) Message(to algo.ID) (algo.Message, bool) {
+	return algo.Message{Kind: h.MsgKind, From: h.From, To: to, Value: h.Value, Term: h.Term, Flag: h.Flag}, h.Kind == "message"
+}
