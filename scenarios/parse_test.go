@@ -127,7 +127,7 @@ set heartbeat 50ms
 		"bad.scn:10:15: unknown node 7 (nodes are 1..5)",
 		"bad.scn:11:4: at 3s is after the end of the run (2s, set at line 9); lengthen the run or move the action",
 		"bad.scn:12:25: node 2 is named twice",
-		`bad.scn:13:9: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`,
+		`bad.scn:13:9: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock)`,
 		"bad.scn:14:15: unknown node 9 (nodes are 1..5)",
 		"bad.scn:15:17: bully sends no VOTE (its kinds are ELECTION, OK, COORDINATOR, HEARTBEAT)",
 		"bad.scn:16:8: bully has no terms, so one-leader-per-term does not apply to it",

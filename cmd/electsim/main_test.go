@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--seed", "-1"}, "electsim run: --seed -1: expected a whole number from 0 to 18446744073709551615"},
 		{[]string{"run", "--engine", "threads"}, `electsim run: --engine threads: unknown engine "threads" (choose goroutine or inline)`},
 		{[]string{"run", "--fifo", "maybe"}, "electsim run: --fifo maybe: expected on or off"},
-		{[]string{"run", "--at", "1s crush 5"}, `electsim run: --at '1s crush 5': column 4: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
+		{[]string{"run", "--at", "1s crush 5"}, `electsim run: --at '1s crush 5': column 4: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock)`},
 		{[]string{"run", "--at", "1s crash 9"}, "electsim run: --at '1s crash 9': column 10: unknown node 9 (nodes are 1..5)"},
 		{[]string{"run", "--at", "soon crash 5"}, `electsim run: --at 'soon crash 5': column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
 		{[]string{"run", "--at", "9s crash 5"}, "electsim run: --at '9s crash 5': 9s is after the end of the run (5s); lengthen the run with --run"},
