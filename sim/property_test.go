@@ -166,6 +166,15 @@ func TestRandomSchedulesSettle(t *testing.T) {
 					if want == 0 || want >= algo.ID(n-1) {
 						want = -1
 					}
+				case "zookeeper":
+					// Any live candidate, once the coordination service (the highest id) is up.
+					if sum.Nodes[n-1].Status == sim.Crashed || slices.Min(live) == algo.ID(n) {
+						return
+					}
+					want = sum.Leader
+					if want == 0 || want == algo.ID(n) {
+						want = -1
+					}
 				}
 				// Per-link overrides from the schedule may remain: heal restores links, not delays.
 				slow := false
