@@ -152,15 +152,23 @@ func leaseRoles(c *Cluster) (lock, res ID) {
 // the write it took.
 func watchStaleWrites() Watcher { return &staleWrites{} }
 
-// staleWrites remembers the highest token the resource has accepted so far.
-type staleWrites struct{ highest uint64 }
+// staleWrites remembers the highest token the resource has accepted so far. store names the
+// resource in violations: "the resource" when empty.
+type staleWrites struct {
+	highest uint64
+	store   string
+}
 
 func (w *staleWrites) Sent(m Message) (bool, []ID, string) {
 	if m.Kind != KindAccept {
 		return false, nil, ""
 	}
 	if m.Term < w.highest {
-		return true, []ID{m.To, m.From}, fmt.Sprintf("the resource accepted token %d from %d after token %d", m.Term, m.To, w.highest)
+		store := w.store
+		if store == "" {
+			store = "the resource"
+		}
+		return true, []ID{m.To, m.From}, fmt.Sprintf("%s accepted token %d from %d after token %d", store, m.Term, m.To, w.highest)
 	}
 	w.highest = m.Term
 	return false, nil, ""

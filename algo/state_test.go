@@ -90,7 +90,7 @@ func TestCloneAndStateCoverEveryField(t *testing.T) {
 		reflect.TypeFor[ZooKeeper](): {
 			"id": "written", "st": "written", "session": "written", "seq": "written",
 			"sessions": "copied, written (expiries as deadlines)", "znodes": "copied, written",
-			"watches": "copied, written", "service": "follows from the cluster", "cfg": "shared timing",
+			"watches": "copied, written", "grace": "written as a deadline", "service": "follows from the cluster", "cfg": "shared timing",
 		},
 	}
 	for typ, fields := range decided {

@@ -41,8 +41,9 @@ type ZooKeeper struct {
 
 	// the coordination service
 	sessions []zkSession
-	znodes   []znode   // ascending sequence numbers
-	watches  []zkWatch // each fires once
+	znodes   []znode       // ascending sequence numbers
+	watches  []zkWatch     // each fires once
+	grace    time.Duration // after a crash, the service names no leader before this
 }
 
 // zkSession is a client's session at the service: it expires unless renewed before expires.
@@ -146,7 +147,7 @@ func zooKeeperInfo() *Info {
 		Monitors: []Monitor{{
 			Property: PropNoStaleWrite,
 			Help:     "the data store never accepts a write whose token is lower than one it has already accepted",
-			Watch:    watchStaleWrites,
+			Watch:    func() Watcher { return &staleWrites{store: "the data store"} },
 		}},
 	}
 }
@@ -185,10 +186,20 @@ func (z *ZooKeeper) State() State { return z.st }
 // session is gone); a candidate opens a new session and creates its znode.
 func (z *ZooKeeper) Start(env Env) {
 	if z.isService() {
-		z.sessions, z.znodes, z.watches = nil, nil, nil
+		// A real ensemble keeps its sessions in a replicated log; this one loses them. A leader
+		// from before the crash may still believe it leads: name no leader until a whole
+		// session timeout has passed, by when its client has given up (after two thirds of it).
+		z.sessions, z.znodes, z.watches, z.grace = nil, nil, nil, 0
+		last, _ := env.Load(diskLastSeq)
+		if last > 0 {
+			z.grace = env.Now() + z.cfg.timeout
+		}
 		if env.Tracing() {
-			last, _ := env.Load(diskLastSeq)
-			env.Note("coordination service up: no sessions; the next znode gets sequence number %d", last+1)
+			if last > 0 {
+				env.Note("coordination service up after a crash, its sessions and znodes lost: I name no leader until %s, when any leader from before has given up", FormatDuration(z.grace))
+			} else {
+				env.Note("coordination service up: no sessions; the next znode gets sequence number 1")
+			}
 		}
 		return
 	}
@@ -385,7 +396,7 @@ func (z *ZooKeeper) serve(env Env, m Message) {
 			z.znodes = append(z.znodes, znode{seq: seq, owner: m.From, session: m.Term})
 		}
 		watched := z.setWatch(m.From, m.Term, seq)
-		env.Send(m.From, z.answer(KindCreated, m.Term, seq))
+		env.Send(m.From, z.answer(KindCreated, m.Term, seq, env.Now()))
 		if env.Tracing() {
 			env.Note("CREATE from %d: znode %d in session %d; %s", m.From, seq, m.Term, z.watchText(m.From, watched))
 		}
@@ -396,12 +407,12 @@ func (z *ZooKeeper) serve(env Env, m Message) {
 		}
 	case m.Kind == KindPing:
 		z.sessions[s].expires = env.Now() + z.cfg.timeout
-		env.Send(m.From, z.answer(KindPong, m.Term, z.znodeOf(m.From, m.Term))) // routine: no note
+		env.Send(m.From, z.answer(KindPong, m.Term, z.znodeOf(m.From, m.Term), env.Now())) // routine: no note
 	case m.Kind == KindWatch:
 		z.sessions[s].expires = env.Now() + z.cfg.timeout
 		seq := z.znodeOf(m.From, m.Term)
 		watched := z.setWatch(m.From, m.Term, seq)
-		env.Send(m.From, z.answer(KindPong, m.Term, seq))
+		env.Send(m.From, z.answer(KindPong, m.Term, seq, env.Now()))
 		if env.Tracing() {
 			env.Note("WATCH from %d: %s", m.From, z.watchText(m.From, watched))
 		}
@@ -452,8 +463,12 @@ func (z *ZooKeeper) znodeOf(owner ID, num uint64) uint64 {
 }
 
 // answer is the service's answer of kind (CREATED or PONG) to session num, whose znode is seq
-// (0: none): whether seq is the lowest, and then its number, or else who leads.
-func (z *ZooKeeper) answer(kind string, num, seq uint64) Message {
+// (0: none), at now: whether seq is the lowest, and then its number, or else who leads — nobody
+// while the service recovers from a crash.
+func (z *ZooKeeper) answer(kind string, num, seq uint64, now time.Duration) Message {
+	if now < z.grace {
+		return Message{Kind: kind, Term: num}
+	}
 	if seq != 0 && len(z.znodes) > 0 && z.znodes[0].seq == seq {
 		return Message{Kind: kind, Value: ID(seq), Term: num, Flag: true}
 	}
@@ -582,5 +597,5 @@ func (z *ZooKeeper) AppendState(b []byte, now time.Duration) []byte {
 		b = appendUint(b, w.session)
 		b = appendUint(b, w.seq)
 	}
-	return b
+	return appendDeadline(b, z.grace, now)
 }

@@ -207,8 +207,11 @@ func genScenario(t *rapid.T) *Scenario {
 	sc.Algorithm = rapid.SampledFrom(names).Draw(t, "algo")
 	info, _ := algo.Lookup(sc.Algorithm)
 	least := 1
-	if sc.Algorithm == "lease" {
+	switch sc.Algorithm {
+	case "lease":
 		least = 3 // candidates, a lock service and a resource
+	case "zookeeper":
+		least = 2 // candidates and a coordination service
 	}
 	n := rapid.IntRange(least, 9).Draw(t, "n")
 	if rapid.Bool().Draw(t, "contig") {
@@ -241,6 +244,9 @@ func genScenario(t *rapid.T) *Scenario {
 			}
 			if p.Kind == algo.SwitchParam {
 				v = algo.Value{On: rapid.Bool().Draw(t, p.Key+"on")}
+			}
+			if p.Kind == algo.ChoiceParam {
+				v = algo.Value{Choice: rapid.SampledFrom(p.Choices).Draw(t, p.Key+"choice")}
 			}
 			sc.Params = append(sc.Params, Setting{Key: p.Key, Value: v})
 		}
