@@ -24,9 +24,9 @@ func TestCheckBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"check", "--faults", "crash,explode"}, `electsim check: --faults crash,explode: unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, or none)`},
+		{[]string{"check", "--faults", "crash,explode"}, `electsim check: --faults crash,explode: unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, drift, or none)`},
 		{[]string{"check", "--faults", ""}, "electsim check: --faults : expected fault classes separated by commas, such as crash,partition (or none)"},
-		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
+		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss, drift; or none)"},
 		{[]string{"check", "--faults", "crash", "--property", "liveness"}, `electsim check: --property liveness: unknown property "liveness" (choose one of at-most-one-leader, agreement, eventual-leader)`},
 		{[]string{"check", "--faults", "crash", "--property", "no-stale-write"}, `electsim check: --property no-stale-write: bully has no property "no-stale-write" (its properties are at-most-one-leader, agreement, eventual-leader)`},
 		{[]string{"check", "--faults", "crash", "--runs", "0"}, "electsim check: --runs 0: expected a number of runs from 1 to 100000000, e.g. --runs 1000"},
@@ -200,5 +200,24 @@ func TestCheckReproduceCommand(t *testing.T) {
 	}
 	if res2.Violations != 1 || res2.Shrunk.Violation.FromMS != res.Shrunk.Violation.FromMS || res2.Shrunk.Say != res.Shrunk.Say {
 		t.Errorf("%s found\n%s\nnot\n%s", *res.Reproduce, again, out)
+	}
+}
+
+// --drift bounds the drift class: named in the heading and the command that reproduces a
+// failure; refused without the class, or out of range.
+func TestCheckDrift(t *testing.T) {
+	code, out, _ := call("check", "--algo", "lease", "--faults", "drift,partition", "--drift", "0.5", "--set", "margin=100ms", "--no-color")
+	if code != 1 || !strings.Contains(out, "clock rates 0.5..1.5") ||
+		!strings.Contains(out, "electsim check --algo lease --faults partition,drift --drift 0.5 --set margin=100ms --seed ") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	for args, want := range map[string]string{
+		"--faults crash --drift 0.2":  "electsim check: --drift bounds the drift class's clock rates: add drift to --faults, e.g. --faults drift\n",
+		"--faults drift --drift 1":    "electsim check: --drift 1: expected a bound on clock rates' distance from 1, more than 0 and less than 0.99, e.g. --drift 0.2\n",
+		"--faults drift --drift fast": "electsim check: --drift fast: expected a bound on clock rates' distance from 1, more than 0 and less than 0.99, e.g. --drift 0.2\n",
+	} {
+		if code, _, errOut := call(append([]string{"check", "--algo", "lease"}, strings.Fields(args)...)...); code != 2 || errOut != want {
+			t.Errorf("%s: exit %d, stderr %q, want %q", args, code, errOut, want)
+		}
 	}
 }

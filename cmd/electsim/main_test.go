@@ -86,7 +86,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"scenarios", "--show", ""}, `electsim scenarios: --show : no bundled scenario called "" (electsim scenarios lists them)`},
 		{[]string{"--version", "-q"}, `electsim: --version takes nothing else, got ["-q"]`},
 		{[]string{"help", "run", "extra"}, `electsim: help takes one command, e.g. electsim help run; got ["run" "extra"]`},
-		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss)"},
+		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss, drift)"},
 		{[]string{"check", "--faults", "crash", "--out", ""}, "electsim check: --out needs a file name"},
 		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "all,OK"}, "electsim run: --kinds all,OK: all stands alone: give all, or the kinds (ELECTION, OK, COORDINATOR, HEARTBEAT)"},
 		{[]string{"check", "--property", "foo"}, `electsim check: --property foo: unknown property "foo" (choose one of at-most-one-leader, agreement, eventual-leader)`},
@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
 		{[]string{"tui"}, "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash plays it headless"},
 		{[]string{"run", "--algo", "lease", "--nodes", "2"}, "electsim run: --nodes 2: lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)"},
-		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
+		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss, drift; or none)"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := call(tt.args...)

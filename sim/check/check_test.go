@@ -27,7 +27,7 @@ func TestParseFaults(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct{ in, want string }{
-		{"crash,explode", `unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, or none)`},
+		{"crash,explode", `unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, drift, or none)`},
 		{"", "expected fault classes separated by commas, such as crash,partition (or none)"},
 		{"crash,", "expected fault classes separated by commas, such as crash,partition (or none)"},
 	} {
