@@ -139,9 +139,13 @@ func leaseInfo() *Info {
 		Warnings: func(c *Cluster) []string {
 			cfg := newLeaseConfig(c)
 			var w []string
-			if cfg.renew+2*c.MaxDelay >= cfg.ttl {
+			switch {
+			case cfg.margin == 0 && cfg.renew+2*c.MaxDelay >= cfg.ttl:
 				w = append(w, fmt.Sprintf("renew %s + 2 × the max delay %s is not below ttl %s: the holder's renewals can arrive too late, and it loses the lease while it still writes",
 					FormatDuration(cfg.renew), FormatDuration(c.MaxDelay), FormatDuration(cfg.ttl)))
+			case cfg.margin > 0 && cfg.renew+2*c.MaxDelay >= cfg.ttl-cfg.margin:
+				w = append(w, fmt.Sprintf("renew %s + 2 × the max delay %s is not below ttl %s − margin %s: the holder's renewals can arrive too late, and it gives the lease up while it still writes",
+					FormatDuration(cfg.renew), FormatDuration(c.MaxDelay), FormatDuration(cfg.ttl), FormatDuration(cfg.margin)))
 			}
 			return w
 		},

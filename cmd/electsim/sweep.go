@@ -37,7 +37,7 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.steps, "steps", "", fmt.Sprintf("how many values from LOW to HIGH, both included (default %d)", defaultSteps))
 	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("seeded runs per value: run k of every value has seed --seed + k (default %d)", defaultRunsPer))
 	fs.StringVar(&f.workers, "workers", "", "runs at once (default: one per CPU); the table is the same whatever it is")
-	fs.StringVar(&f.svg, "svg", "", "write the trade-off curve to `FILE` as SVG: false suspicions and recovery time against the parameter")
+	fs.StringVar(&f.svg, "svg", "", "write the trade-off curve to `FILE` as SVG: false suspicions and recovery time against the parameter ('-': to stdout, alone)")
 	boolVar(fs, &f.json, "json", "", "print the table as one JSON object on stdout")
 }
 
@@ -87,22 +87,28 @@ func sweepCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	var svg *outFile
-	if fs.Changed("svg") {
+	var svg io.Writer
+	var svgFile *outFile
+	switch {
+	case fs.Changed("svg") && f.svg == "-":
+		if f.json {
+			return usagef("--svg - and --json both write to stdout: write the plot to a file, e.g. --svg tradeoff.svg")
+		}
+		svg = stdout // the plot alone
+	case fs.Changed("svg"):
 		temp := &interrupt.Cleanup{}
 		stop := temp.Watch()
 		defer stop()
-		if f.svg == "-" {
-			return usagef("--svg -: the table goes to stdout; write the plot to a file, e.g. --svg tradeoff.svg")
-		}
-		if svg, err = createOut("--svg", f.svg, temp); err != nil {
+		if svgFile, err = createOut("--svg", f.svg, temp); err != nil {
 			return err
 		}
-		defer svg.Abort() // a no-op once committed
+		defer svgFile.Abort() // a no-op once committed
+		svg = svgFile
 	}
+	toStdout := svg == stdout
 	printWarnings(stderr, cfg.Warnings(), rf.notes)
 	p := colorFor(stdout, rf.noColor, getenv)
-	if !f.json {
+	if !f.json && !toStdout {
 		report.WriteSweepHeading(stdout, p, cfg, opts.Param, opts.Labels, opts.Runs)
 	}
 	progress := newProgress(stderr, getenv)
@@ -117,11 +123,16 @@ func sweepCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 		if err := diagram.PlotSweep(svg, res, report.SweepSetup(cfg, opts.Param, opts.Runs)); err != nil {
 			return fmt.Errorf("--svg %s: %w", f.svg, err)
 		}
-		if err := svg.Commit(); err != nil {
-			return err
+		if svgFile != nil {
+			if err := svgFile.Commit(); err != nil {
+				return err
+			}
 		}
 	}
-	if f.json {
+	switch {
+	case toStdout:
+		return nil
+	case f.json:
 		return report.WriteJSON(stdout, report.SweepJSONOf(res))
 	}
 	report.WriteSweep(stdout, p, res)

@@ -118,7 +118,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "--param", "timeout=60ms,90ms", "--steps", "3"}, "electsim sweep: --steps goes with --param KEY=LOW..HIGH; timeout=60ms,90ms lists its values"},
 		{[]string{"sweep", "--param", "timeout=60ms", "--runs", "0"}, "electsim sweep: --runs 0: expected a number of runs per value from 1 to 1000000, e.g. --runs 100"},
 		{[]string{"sweep", "--param", "timeout=60ms", "--workers", "x"}, "electsim sweep: --workers x: expected a number of runs at once from 1 to 1024, e.g. --workers 2"},
-		{[]string{"sweep", "--param", "timeout=60ms", "--svg", "-"}, "electsim sweep: --svg -: the table goes to stdout; write the plot to a file, e.g. --svg tradeoff.svg"},
+		{[]string{"sweep", "--param", "timeout=60ms", "--svg", "-", "--json"}, "electsim sweep: --svg - and --json both write to stdout: write the plot to a file, e.g. --svg tradeoff.svg"},
 		{[]string{"sweep", "--algo", "zookeeper", "--param", "watch=herd"}, `electsim sweep: --param watch=herd: watch: expected predecessor or leader, got "herd"`},
 	} {
 		code, out, errOut := call(tt.args...)
@@ -148,5 +148,25 @@ func TestSweepChoice(t *testing.T) {
 	got := []float64{res.Rows[0].MessagesPerS["NOTIFY"], res.Rows[1].MessagesPerS["NOTIFY"]}
 	if want := []float64{0.5, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("NOTIFY per second %v, want %v", got, want)
+	}
+}
+
+// docs/sweep-bully-timeout.svg, the plot docs/teaching.md shows, is what its command draws
+// (go test -update rewrites it); --svg - writes the plot alone to stdout.
+func TestSweepDocPlot(t *testing.T) {
+	code, out, _ := call("sweep", "--algo", "bully", "--param", "timeout=60ms..600ms", "--steps", "10", "--runs", "100",
+		"--delay", "5ms..80ms", "--at", "2s crash 5", "--svg", "-")
+	if code != 0 || !strings.HasPrefix(out, "<svg ") {
+		t.Fatalf("exit %d:\n%.200s", code, out)
+	}
+	const path = "../../docs/sweep-bully-timeout.svg"
+	if goldenfile.Updating() {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != out {
+		t.Errorf("docs/sweep-bully-timeout.svg is not what its command draws (go test -update rewrites it)")
 	}
 }
