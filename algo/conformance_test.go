@@ -12,9 +12,10 @@ import (
 // that changes what a node keeps.
 func TestConformance(t *testing.T) {
 	variants := map[string][]algo.Params{
-		"ring":  {{"ack": {On: false}}},
-		"raft":  {{"check-quorum": {On: true}}},
-		"lease": {{"fencing": {On: false}}},
+		"ring":      {{"ack": {On: false}}},
+		"raft":      {{"check-quorum": {On: true}}},
+		"lease":     {{"fencing": {On: false}}},
+		"zookeeper": {{"watch": {Choice: algo.WatchLeader}}, {"fencing": {On: false}}},
 	}
 	for _, info := range algo.Algorithms() {
 		t.Run(info.Name, func(t *testing.T) {

@@ -26,6 +26,12 @@ import (
 // accepted and, with fencing on, rejects a write that carries a lower one. With fencing off it
 // accepts it — a stale write, which the no-stale-write monitor catches.
 //
+// A holder counts its lease on its own clock, from when it asked. That is safe only while clocks
+// keep time: a holder whose clock runs slow believes its lease past the lock service's expiry.
+// The margin gives the lease up early, by the holder's clock: with every clock's rate within
+// 1 ± ρ, a margin of at least ttl · 2ρ/(1+ρ) keeps the holder from leading past the lock
+// service's lease (docs/algorithms.md).
+//
 // What must survive a crash is on stable storage: the lock service's last token granted, the
 // resource's highest token accepted, and each candidate's last request number — so that a GRANT
 // answering a request from before a candidate's crash never matches one it sends after.
@@ -94,6 +100,7 @@ const PropNoStaleWrite = "no-stale-write"
 
 type leaseConfig struct {
 	ttl, renew, write, retry time.Duration
+	margin                   time.Duration // the holder's lease ends this long before ttl, by its clock
 	fencing                  bool
 }
 
@@ -113,11 +120,15 @@ func leaseInfo() *Info {
 			{Key: "write", Kind: DurationParam, Default: "50ms", Help: "the leader writes to the resource at this interval"},
 			{Key: "retry", Kind: DurationParam, Default: "100ms", Help: "a candidate that does not hold the lease asks again after this long"},
 			{Key: "fencing", Kind: SwitchParam, Default: "on", Help: "the resource rejects a write whose token is lower than one it accepted"},
+			{Key: "margin", Kind: DurationParam, Default: "0", Help: "the holder gives its lease up this long before the ttl runs out by its clock: room for clocks that drift"},
 		},
 		New: func(id ID, c *Cluster) Node { return NewLease(id, c) },
 		Validate: func(c *Cluster) error {
 			if len(c.Sorted) < 3 {
 				return fmt.Errorf("lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)")
+			}
+			if cfg := newLeaseConfig(c); cfg.margin >= cfg.ttl {
+				return fmt.Errorf("margin %s is not below ttl %s: the holder would give its lease up before it had it", FormatDuration(cfg.margin), FormatDuration(cfg.ttl))
 			}
 			return nil
 		},
@@ -128,9 +139,13 @@ func leaseInfo() *Info {
 		Warnings: func(c *Cluster) []string {
 			cfg := newLeaseConfig(c)
 			var w []string
-			if cfg.renew+2*c.MaxDelay >= cfg.ttl {
+			switch {
+			case cfg.margin == 0 && cfg.renew+2*c.MaxDelay >= cfg.ttl:
 				w = append(w, fmt.Sprintf("renew %s + 2 × the max delay %s is not below ttl %s: the holder's renewals can arrive too late, and it loses the lease while it still writes",
 					FormatDuration(cfg.renew), FormatDuration(c.MaxDelay), FormatDuration(cfg.ttl)))
+			case cfg.margin > 0 && cfg.renew+2*c.MaxDelay >= cfg.ttl-cfg.margin:
+				w = append(w, fmt.Sprintf("renew %s + 2 × the max delay %s is not below ttl %s − margin %s: the holder's renewals can arrive too late, and it gives the lease up while it still writes",
+					FormatDuration(cfg.renew), FormatDuration(c.MaxDelay), FormatDuration(cfg.ttl), FormatDuration(cfg.margin)))
 			}
 			return w
 		},
@@ -152,15 +167,23 @@ func leaseRoles(c *Cluster) (lock, res ID) {
 // the write it took.
 func watchStaleWrites() Watcher { return &staleWrites{} }
 
-// staleWrites remembers the highest token the resource has accepted so far.
-type staleWrites struct{ highest uint64 }
+// staleWrites remembers the highest token the resource has accepted so far. store names the
+// resource in violations: "the resource" when empty.
+type staleWrites struct {
+	highest uint64
+	store   string
+}
 
 func (w *staleWrites) Sent(m Message) (bool, []ID, string) {
 	if m.Kind != KindAccept {
 		return false, nil, ""
 	}
 	if m.Term < w.highest {
-		return true, []ID{m.To, m.From}, fmt.Sprintf("the resource accepted token %d from %d after token %d", m.Term, m.To, w.highest)
+		store := w.store
+		if store == "" {
+			store = "the resource"
+		}
+		return true, []ID{m.To, m.From}, fmt.Sprintf("%s accepted token %d from %d after token %d", store, m.Term, m.To, w.highest)
 	}
 	w.highest = m.Term
 	return false, nil, ""
@@ -180,6 +203,7 @@ func makeLeaseConfig(c *Cluster) *leaseConfig {
 		renew:   p.Duration("renew", 100*time.Millisecond),
 		write:   p.Duration("write", 50*time.Millisecond),
 		retry:   p.Duration("retry", 100*time.Millisecond),
+		margin:  p.Duration("margin", 0),
 		fencing: p.Switch("fencing", true),
 	}
 }
@@ -415,13 +439,13 @@ func (l *Lease) onGrant(env Env, seq ID, token uint64) {
 		}
 		return
 	}
-	if i < 0 || l.asked[i].at+l.cfg.ttl <= env.Now() {
+	if i < 0 || l.asked[i].at+l.cfg.ttl-l.cfg.margin <= env.Now() {
 		if env.Tracing() {
 			env.Note("GRANT for my request %d with token %d: it arrived after the lease it gives ran out; ignored", seq, token)
 		}
 		return
 	}
-	until := l.asked[i].at + l.cfg.ttl
+	until := l.asked[i].at + l.cfg.ttl - l.cfg.margin
 	renewal := l.st.Status == Leader && token == l.token
 	if renewal && until <= l.holdsUntil {
 		return // an older renewal, overtaken by a newer one

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ const (
 	DurationParam ParamKind = iota // "150ms"
 	RangeParam                     // "150ms..300ms", or one duration for a fixed value
 	SwitchParam                    // "on" or "off"
+	ChoiceParam                    // one of the words in Param.Choices: "predecessor" or "leader"
 )
 
 // Param describes one parameter an algorithm accepts.
@@ -24,12 +26,14 @@ type Param struct {
 	Kind    ParamKind
 	Default string // the default as the user would write it; a sentence when it is computed
 	Help    string
+	Choices []string // a ChoiceParam's words, the default first
 }
 
 // Value is a parameter's value: a duration (Min == Max), a range of durations, or a switch.
 type Value struct {
 	Min, Max time.Duration
 	On       bool
+	Choice   string // a ChoiceParam's word
 }
 
 // Params holds the parameters a scenario or flag set explicitly; the others take the
@@ -56,6 +60,14 @@ func (p Params) Range(key string, lo, hi time.Duration) (time.Duration, time.Dur
 func (p Params) Switch(key string, def bool) bool {
 	if v, ok := p[key]; ok {
 		return v.On
+	}
+	return def
+}
+
+// Choice returns the word set for key, or def when it was not set.
+func (p Params) Choice(key, def string) string {
+	if v, ok := p[key]; ok {
+		return v.Choice
 	}
 	return def
 }
@@ -97,6 +109,12 @@ func (a *Info) ParseParam(key, text string) (Value, error) {
 		return Value{}, fmt.Errorf("%s has no parameter %q (its parameters are %s)",
 			a.Name, key, strings.Join(a.ParamKeys(), ", "))
 	}
+	if p.Kind == ChoiceParam {
+		if !slices.Contains(p.Choices, text) {
+			return Value{}, fmt.Errorf("%s: expected %s, got %q", key, orList(p.Choices), text)
+		}
+		return Value{Choice: text}, nil
+	}
 	v, err := ParseValue(p.Kind, text)
 	if err != nil {
 		return Value{}, fmt.Errorf("%s: %w", key, err)
@@ -135,6 +153,11 @@ func ParseValue(kind ParamKind, text string) (Value, error) {
 			return Value{On: false}, nil
 		}
 		return Value{}, fmt.Errorf("expected on or off, got %q", text)
+	case ChoiceParam:
+		if text == "" {
+			return Value{}, fmt.Errorf("expected a word")
+		}
+		return Value{Choice: text}, nil // which words it may be is the parameter's: Info.ParseParam checks
 	}
 	return Value{}, fmt.Errorf("unknown parameter kind %d", kind)
 }
@@ -151,8 +174,18 @@ func FormatValue(kind ParamKind, v Value) string {
 			return "on"
 		}
 		return "off"
+	case ChoiceParam:
+		return v.Choice
 	}
 	return "?"
+}
+
+// orList writes words as "a", "a or b", or "a, b or c".
+func orList(words []string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // MinTimer is the shortest value a timing parameter may take.

@@ -87,6 +87,11 @@ func TestCloneAndStateCoverEveryField(t *testing.T) {
 			"lock":  "follows from the cluster", "res": "follows from the cluster", "role": "follows from the id",
 			"cfg": "shared timing",
 		},
+		reflect.TypeFor[ZooKeeper](): {
+			"id": "written", "st": "written", "session": "written", "seq": "written",
+			"sessions": "copied, written (expiries as deadlines)", "znodes": "copied, written",
+			"watches": "copied, written", "grace": "written as a deadline", "service": "follows from the cluster", "cfg": "shared timing",
+		},
 	}
 	for typ, fields := range decided {
 		var have []string

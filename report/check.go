@@ -25,6 +25,9 @@ func WriteCheckHeading(w io.Writer, p Palette, c *check.Check, faults check.Faul
 			human.Seconds(c.RunFor()), human.Seconds(c.Window()), human.Seconds(c.Settle())),
 	}
 	parts = append(parts, networkParts(cfg.Network)...)
+	if faults.Has(check.Drift) {
+		parts = append(parts, fmt.Sprintf("clock rates %g..%g", 1-c.DriftBound(), 1+c.DriftBound()))
+	}
 	parts = append(parts, paramParts(cfg)...)
 	parts = append(parts, cfg.Engine.String()+" engine")
 	fmt.Fprintln(w, strings.Join(parts, " · "))

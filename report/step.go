@@ -42,6 +42,8 @@ func Describe(recs []sim.Record, info *algo.Info, st Styler) StepText {
 		t.Who, t.Event = actionNodes(a), st.Fault(a.Op.String())
 		switch a.Op {
 		case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
+		case sim.Clock:
+			t.Parts = append(t.Parts, st.Fault("rate "+sim.FormatRate(a.Rate)))
 		default:
 			if rest := strings.TrimSpace(strings.TrimPrefix(a.String(), a.Op.String())); rest != "" {
 				t.Parts = append(t.Parts, st.Fault(rest))

@@ -402,9 +402,34 @@ func (p *parser) action() sim.Action {
 	case sim.Say:
 		a.Text = p.text()
 	case sim.Break:
+	case sim.Clock:
+		a.Nodes, a.Rate = p.clock()
 	}
 	p.end()
 	return a
+}
+
+// clock reads the rest of "clock N rate R": one node (or leader), the word rate, and a rate.
+func (p *parser) clock() ([]algo.ID, float64) {
+	const example = "such as clock 2 rate 0.8"
+	t := p.word("the node whose clock drifts, " + example)
+	if t == nil {
+		return nil, 0
+	}
+	id := p.node(t)
+	if w := p.word("the word rate, " + example); w != nil && w.text != "rate" {
+		p.fail(w, "expected the word rate, %s, got %q", example, w.text)
+	}
+	r := p.word("the clock's rate: how many seconds it advances per true second, " + example)
+	if r == nil || p.err != nil {
+		return nil, 0
+	}
+	v, err := strconv.ParseFloat(r.text, 64)
+	if err != nil || !(v >= sim.MinRate && v <= sim.MaxRate) {
+		p.fail(r, "expected a rate from %s to %s, such as 0.8 or 1.25, got %q", sim.FormatRate(sim.MinRate), sim.FormatRate(sim.MaxRate), r.text)
+		return nil, 0
+	}
+	return []algo.ID{id}, v
 }
 
 // text reads narration: one quoted string, or the rest of the line as written.

@@ -43,6 +43,9 @@ func TestParseActionForms(t *testing.T) {
 		{"pause 2, leader", sim.Action{Op: sim.Pause, Nodes: []algo.ID{2, sim.AgreedLeader}}, "pause 2 leader"},
 		{"elect leader", sim.Action{Op: sim.Elect, Nodes: []algo.ID{sim.AgreedLeader}}, "elect leader"},
 		{"partition leader", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{sim.AgreedLeader}}}, "partition leader"},
+		{"clock 2 rate 0.8", sim.Action{Op: sim.Clock, Nodes: []algo.ID{2}, Rate: 0.8}, "clock 2 rate 0.8"},
+		{"clock 1 rate 2.50", sim.Action{Op: sim.Clock, Nodes: []algo.ID{1}, Rate: 2.5}, "clock 1 rate 2.5"},
+		{"clock leader rate 0.5", sim.Action{Op: sim.Clock, Nodes: []algo.ID{sim.AgreedLeader}, Rate: 0.5}, "clock leader rate 0.5"},
 		{"partition 1 2|leader 3", sim.Action{Op: sim.Partition, Groups: [][]algo.ID{{1, 2}, {sim.AgreedLeader, 3}}}, "partition 1 2 | leader 3"},
 	}
 	for _, tt := range tests {
@@ -72,8 +75,8 @@ func TestParseActionForms(t *testing.T) {
 
 func TestParseActionErrors(t *testing.T) {
 	tests := []struct{ text, want string }{
-		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break); the line ends here"},
-		{"crush 5", `column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
+		{"", "column 1: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock); the line ends here"},
+		{"crush 5", `column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock)`},
 		{"crash", "column 6: expected the node(s) to crash, such as crash 3, crash 2 4 or crash leader"},
 		{"recover", "column 8: expected the node(s) to recover, such as recover 3 or recover 2 4"},
 		{"crash 7", "column 7: unknown node 7 (nodes are 1..5)"},
@@ -114,6 +117,15 @@ func TestParseActionErrors(t *testing.T) {
 		{"break now", `column 7: unexpected "now": expected the end of the line`},
 		{`say "unterminated`, `column 5: unterminated string: expected a closing " on the same line`},
 		{"say", `column 4: expected the text to say, such as say "Who notices first?"`},
+		{"clock", "column 6: expected the node whose clock drifts, such as clock 2 rate 0.8; the line ends here"},
+		{"clock 9 rate 0.5", "column 7: unknown node 9 (nodes are 1..5)"},
+		{"clock 2", "column 8: expected the word rate, such as clock 2 rate 0.8; the line ends here"},
+		{"clock 2 speed 0.5", `column 9: expected the word rate, such as clock 2 rate 0.8, got "speed"`},
+		{"clock 2 rate", "column 13: expected the clock's rate: how many seconds it advances per true second, such as clock 2 rate 0.8; the line ends here"},
+		{"clock 2 rate 0", `column 14: expected a rate from 0.01 to 100, such as 0.8 or 1.25, got "0"`},
+		{"clock 2 rate fast", `column 14: expected a rate from 0.01 to 100, such as 0.8 or 1.25, got "fast"`},
+		{"clock 2 rate 0.5 3", `column 18: unexpected "3": expected the end of the line`},
+		{"clock 2 3 rate 0.5", `column 9: expected the word rate, such as clock 2 rate 0.8, got "3"`},
 	}
 	for _, tt := range tests {
 		_, err := ParseAction(tt.text, five)
@@ -140,7 +152,7 @@ func TestParseAt(t *testing.T) {
 	}
 	for text, want := range map[string]string{
 		"crash 5":    `column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "crash"`,
-		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break); the line ends here",
+		"1s":         "column 3: expected an action (crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock); the line ends here",
 		"10 crash 5": `column 1: expected a duration with a unit, such as 10ms or 10s, got "10"`,
 	} {
 		if _, err := ParseAt(text, five); err == nil || err.Error() != want {

@@ -127,7 +127,7 @@ set heartbeat 50ms
 		"bad.scn:10:15: unknown node 7 (nodes are 1..5)",
 		"bad.scn:11:4: at 3s is after the end of the run (2s, set at line 9); lengthen the run or move the action",
 		"bad.scn:12:25: node 2 is named twice",
-		`bad.scn:13:9: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`,
+		`bad.scn:13:9: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock)`,
 		"bad.scn:14:15: unknown node 9 (nodes are 1..5)",
 		"bad.scn:15:17: bully sends no VOTE (its kinds are ELECTION, OK, COORDINATOR, HEARTBEAT)",
 		"bad.scn:16:8: bully has no terms, so one-leader-per-term does not apply to it",
@@ -207,8 +207,11 @@ func genScenario(t *rapid.T) *Scenario {
 	sc.Algorithm = rapid.SampledFrom(names).Draw(t, "algo")
 	info, _ := algo.Lookup(sc.Algorithm)
 	least := 1
-	if sc.Algorithm == "lease" {
+	switch sc.Algorithm {
+	case "lease":
 		least = 3 // candidates, a lock service and a resource
+	case "zookeeper":
+		least = 2 // candidates and a coordination service
 	}
 	n := rapid.IntRange(least, 9).Draw(t, "n")
 	if rapid.Bool().Draw(t, "contig") {
@@ -241,6 +244,9 @@ func genScenario(t *rapid.T) *Scenario {
 			}
 			if p.Kind == algo.SwitchParam {
 				v = algo.Value{On: rapid.Bool().Draw(t, p.Key+"on")}
+			}
+			if p.Kind == algo.ChoiceParam {
+				v = algo.Value{Choice: rapid.SampledFrom(p.Choices).Draw(t, p.Key+"choice")}
 			}
 			sc.Params = append(sc.Params, Setting{Key: p.Key, Value: v})
 		}

@@ -28,12 +28,13 @@ const (
 	Elect                   // elect N...: the node starts an election now
 	Say                     // say "text": narration
 	Break                   // break: a demo stops here until the presenter continues
+	Clock                   // clock N rate R: N's clock runs R× true time from now on
 )
 
 var opNames = [...]string{
 	Crash: "crash", Recover: "recover", Pause: "pause", Resume: "resume",
 	Partition: "partition", Cut: "cut", Heal: "heal", SetDelay: "delay", SetDrop: "drop",
-	Elect: "elect", Say: "say", Break: "break",
+	Elect: "elect", Say: "say", Break: "break", Clock: "clock",
 }
 
 // String returns the action's word in the scenario language: "crash", "partition", ...
@@ -46,19 +47,20 @@ func (o Op) String() string {
 
 // Ops returns every action word, in the order of the scenario language reference.
 func Ops() []Op {
-	return []Op{Crash, Recover, Pause, Resume, Partition, Cut, Heal, SetDelay, SetDrop, Elect, Say, Break}
+	return []Op{Crash, Recover, Pause, Resume, Partition, Cut, Heal, SetDelay, SetDrop, Elect, Say, Break, Clock}
 }
 
 // Action is one scenario action at a virtual time.
 type Action struct {
 	At     time.Duration
 	Op     Op
-	Nodes  []algo.ID     // crash, recover, pause, resume, elect
+	Nodes  []algo.ID     // crash, recover, pause, resume, elect, clock
 	Groups [][]algo.ID   // partition
 	Link   *network.Link // cut; heal, delay and drop of one directed link (nil: all links)
 	Delay  network.Delay // delay
 	Drop   float64       // drop, in percent (0 to 100)
 	Text   string        // say
+	Rate   float64       // clock: how many seconds the node's clock advances per true second
 
 	// Leader is, in the trace's copy of an action that names `leader`, the node it was when
 	// the action happened — it stands in Nodes or Groups where AgreedLeader stood — or
@@ -87,6 +89,12 @@ func (a Action) String() string {
 			b.WriteString(" leader")
 		}
 		a.writeIDs(&b, a.Nodes)
+	case Clock:
+		if a.Leader == AgreedLeader {
+			b.WriteString(" leader")
+		}
+		a.writeIDs(&b, a.Nodes)
+		b.WriteString(" rate " + FormatRate(a.Rate))
 	case Partition:
 		for i, g := range a.Groups {
 			if i > 0 {
@@ -206,6 +214,14 @@ func (a Action) validate(known func(algo.ID) bool) error {
 	case Crash, Recover, Pause, Resume, Elect:
 		if len(a.Nodes) == 0 {
 			return fmt.Errorf("%s: names no node", a.Op)
+		}
+		return check(a.Nodes)
+	case Clock:
+		if len(a.Nodes) == 0 {
+			return fmt.Errorf("%s: names no node", a.Op)
+		}
+		if !(a.Rate >= MinRate && a.Rate <= MaxRate) {
+			return fmt.Errorf("%s: expected a rate from %s to %s", a, FormatRate(MinRate), FormatRate(MaxRate))
 		}
 		return check(a.Nodes)
 	case Partition:

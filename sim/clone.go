@@ -42,6 +42,7 @@ func (s *Sim) Clone() *Sim {
 		// Copies.
 		netRand:    s.netRand.clone(),
 		epochs:     slices.Clone(s.epochs),
+		clocks:     slices.Clone(s.clocks),
 		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
 		q:          s.q.clone(),
 		timerNames: slices.Clone(s.timerNames),

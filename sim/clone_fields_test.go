@@ -29,7 +29,7 @@ const (
 var cloneFields = map[reflect.Type]map[string]treatment{
 	reflect.TypeFor[Sim](): {
 		"cfg": shared, "cluster": shared,
-		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied,
+		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied, "clocks": copied,
 		"actions": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
 		"instant": value, "halted": value, "elected": value, "sent": value,
 		"prefetcher": copied, // the states' addresses, the copy's own nodes'
@@ -75,7 +75,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"violations": copied,
 	},
 	reflect.TypeFor[watcher](): {"property": value, "judge": copied},
-	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value,
+	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value, "Rate": value,
 		"Nodes": shared, "Groups": shared, "Link": shared}, // an action is never changed once scheduled
 	reflect.TypeFor[Violation](): {"Property": value, "From": value, "To": value, "Detail": value, "Nodes": copied},
 }

@@ -25,6 +25,8 @@ func stormy(t tb, name string, seed uint64, e sim.Engine) sim.Config {
 	cfg.Actions = []sim.Action{
 		at(0, sim.Crash, 9),
 		at(200*ms, sim.Pause, 8),
+		{At: 250 * ms, Op: sim.Clock, Nodes: []algo.ID{4}, Rate: 0.7},
+		{At: 350 * ms, Op: sim.Clock, Nodes: []algo.ID{8}, Rate: 1.6}, // paused: its timers due already stay due
 		{At: 400 * ms, Op: sim.Partition, Groups: [][]algo.ID{{1, 2, 3}, {4, 7}}},
 		at(700*ms, sim.Resume, 8),
 		at(800*ms, sim.Recover, 9),
@@ -35,6 +37,7 @@ func stormy(t tb, name string, seed uint64, e sim.Engine) sim.Config {
 		at(1300*ms, sim.Crash, 8, 9),
 		{At: 1400 * ms, Op: sim.Heal},
 		at(1500*ms, sim.Elect, 1),
+		{At: 1550 * ms, Op: sim.Clock, Nodes: []algo.ID{4}, Rate: 1},
 		{At: 1600 * ms, Op: sim.SetDelay, Delay: network.Delay{Min: 1 * ms, Max: 3 * ms}},
 		{At: 1700 * ms, Op: sim.SetDrop, Drop: 0},
 		at(1800*ms, sim.Recover, 8, 9),

@@ -26,5 +26,7 @@
 // prefetch.go the fetching of memory ahead of the steps among many nodes; trace.go and record.go
 // the trace; monitor.go the properties and metrics, summary.go the summary; memory.go the bound
 // on a run's memory; clone.go the copy of a run; picture.go what a picture of the run reads —
-// the messages in flight with their send times, pending timers, held inputs — without changing it.
+// the messages in flight with their send times, pending timers, held inputs — without changing it;
+// clock.go each node's own clock (the clock action: Env.Now and a node's timers run on it);
+// reach.go what a link lets through now.
 package sim

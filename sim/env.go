@@ -18,7 +18,8 @@ type nodeEnv struct {
 
 var _ algo.Env = (*nodeEnv)(nil)
 
-func (e *nodeEnv) Now() time.Duration { return e.s.now }
+// Now is the node's own clock (clock.go): the true time unless a clock action set its rate.
+func (e *nodeEnv) Now() time.Duration { return e.s.localNow(e.n.idx) }
 
 // Send puts m in the outbox, with the ordinal of its place among the run's events: the engine
 // sends it when the node's call returns (flush). Sending from the node's call itself would run
@@ -121,7 +122,7 @@ func (e *nodeEnv) SetTimer(name string, after time.Duration) {
 	i := e.s.timerIndex(name)
 	ts := e.s.timer(n, i)
 	ts.armed = true
-	ts.deadline = e.s.now + max(after, 0)
+	ts.deadline = e.s.now + e.s.localSpan(n.idx, max(after, 0)) // on the node's own clock
 	ts.ord = q.next(classRuntime)
 	if e.s.timerSet != nil {
 		e.s.noteTimerSet(n.idx, i)

@@ -55,6 +55,10 @@ func (s *Sim) act(a *Action) {
 		}
 	case Elect:
 		f.elect(a.Nodes)
+	case Clock:
+		for _, id := range a.Nodes {
+			f.setClock(s.node(id), a.Rate)
+		}
 	}
 }
 

@@ -128,7 +128,8 @@ func TestLeaseFencingRandomSchedules(t *testing.T) {
 
 // Without pauses, a lease keeps at most one leader under every other fault: the holder's lease
 // runs from when it asked, so it always runs out, by its own clock, before the lock service's
-// copy — as long as the clock keeps running. Also after the lock service crashes, since it then
+// copy — as long as the clock keeps running, at the true rate (no clock action: a holder's
+// clock that runs slow breaks it, docs/algorithms.md on the lease and clocks). Also after the lock service crashes, since it then
 // waits a whole TTL before granting again. Writes stay in token order only with fencing: a
 // delay can hold an old holder's write back until after the next holder's (the matrix leaves
 // that cell open).
@@ -138,7 +139,7 @@ func TestLeaseWithoutPausesAtMostOneLeader(t *testing.T) {
 		fencing := rapid.Bool().Draw(t, "fencing")
 		cfg.Params = algo.Params{"fencing": {On: fencing}}
 		for _, a := range genSchedule(t, cfg.IDs, cfg.RunFor) {
-			if a.Op != sim.Pause {
+			if a.Op != sim.Pause && a.Op != sim.Clock {
 				cfg.Actions = append(cfg.Actions, a)
 			}
 		}

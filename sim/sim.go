@@ -21,6 +21,7 @@ type Sim struct {
 	side    []nodeSide // by node index, as nodes; nil until needed (see sideOf)
 	crashes uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
 	epochs  []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
+	clocks  []clock    // per node, its own clock (clock.go); nil until a clock action sets one
 	actions []Action
 	q       queue
 	now     time.Duration

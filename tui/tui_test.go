@@ -445,7 +445,7 @@ func TestCommandLine(t *testing.T) {
 	press(m, ":")
 	typeText(m, "crush 3")
 	view := m.View()
-	for _, part := range []string{`column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal,`, "delay, drop, elect, say, break)"} {
+	for _, part := range []string{`column 1: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal,`, "delay, drop, elect, say, break, clock)"} {
 		if !strings.Contains(view, part) {
 			t.Errorf("the mistake is not shown whole (%q):\n%s", part, view)
 		}
@@ -954,7 +954,7 @@ func TestProgramCommandError(t *testing.T) {
 	tm.Send(keyMsg(":"))
 	tm.Type("crush 4")
 	tm.Send(keyMsg("enter"))
-	waitFor(t, tm, `column 1: unknown action "crush" (expected crash,`, "delay, drop, elect, say, break)", ":crush 4")
+	waitFor(t, tm, `column 1: unknown action "crush" (expected crash,`, "delay, drop, elect, say, break, clock)", ":crush 4")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // clears the line
 	tm.Type("crash 4")
 	tm.Send(keyMsg("enter"))

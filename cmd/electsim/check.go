@@ -24,8 +24,8 @@ const maxRuns = 100_000_000
 
 // checkFlags are the flags of electsim check beyond the run flags.
 type checkFlags struct {
-	faults, property, runs, out string
-	matrix, json                bool
+	faults, property, runs, out, drift string
+	matrix, json                       bool
 
 	faultSet check.Faults // --faults, parsed
 }
@@ -34,6 +34,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.faults, "faults", "", "fault classes to inject: "+strings.Join(check.FaultNames(), ",")+" (any of them, comma-separated), or none")
 	fs.StringVar(&f.property, "property", "", "the property to check: at-most-one-leader (default), one-leader-per-term, agreement, eventual-leader, no-stale-write (lease)")
 	fs.StringVar(&f.runs, "runs", "", fmt.Sprintf("how many random schedules to run (default %d; %d a cell with --matrix)", check.DefaultRuns, check.DefaultMatrixRuns))
+	fs.StringVar(&f.drift, "drift", "", fmt.Sprintf("the drift class's bound: clock rates from 1−B to 1+B, e.g. --drift 0.2 (default %g)", check.DefaultDriftBound))
 	fs.StringVar(&f.out, "out", "", "write the shrunk counterexample to `FILE` as a scenario that electsim run and electsim tui replay")
 	boolVar(fs, &f.matrix, "matrix", "", "check every algorithm under every fault class and print the property matrix")
 	boolVar(fs, &f.json, "json", "", "print the result as one JSON object on stdout")
@@ -162,7 +163,16 @@ func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr i
 	if f.faultSet, err = check.ParseFaults(f.faults); err != nil {
 		return nil, usagef("--faults %s: %v", f.faults, err)
 	}
-	c, err := check.New(check.Options{Base: cfg, Faults: f.faultSet, Property: property, Runs: runs})
+	drift := 0.0
+	if fs.Changed("drift") {
+		if drift, err = strconv.ParseFloat(f.drift, 64); err != nil || !(drift > 0 && drift < 1-sim.MinRate) {
+			return nil, usagef("--drift %s: expected a bound on clock rates' distance from 1, more than 0 and less than %g, e.g. --drift 0.2", f.drift, 1-sim.MinRate)
+		}
+		if !f.faultSet.Has(check.Drift) {
+			return nil, usagef("--drift bounds the drift class's clock rates: add drift to --faults, e.g. --faults drift")
+		}
+	}
+	c, err := check.New(check.Options{Base: cfg, Faults: f.faultSet, Property: property, Runs: runs, DriftBound: drift})
 	if err != nil {
 		if fs.Changed("run") {
 			return nil, usagef("--run %s: %v", rf.runFor, err)
@@ -257,6 +267,9 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 		parts = append(parts, fmt.Sprintf("--nodes %d", len(cfg.IDs)))
 	}
 	parts = append(parts, "--faults "+faults.String())
+	if fs.Changed("drift") {
+		parts = append(parts, "--drift "+fs.Lookup("drift").Value.String())
+	}
 	if property != sim.AtMostOneLeader {
 		parts = append(parts, "--property "+property)
 	}

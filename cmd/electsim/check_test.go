@@ -24,9 +24,9 @@ func TestCheckBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"check", "--faults", "crash,explode"}, `electsim check: --faults crash,explode: unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, or none)`},
+		{[]string{"check", "--faults", "crash,explode"}, `electsim check: --faults crash,explode: unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, drift, or none)`},
 		{[]string{"check", "--faults", ""}, "electsim check: --faults : expected fault classes separated by commas, such as crash,partition (or none)"},
-		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
+		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss, drift; or none)"},
 		{[]string{"check", "--faults", "crash", "--property", "liveness"}, `electsim check: --property liveness: unknown property "liveness" (choose one of at-most-one-leader, agreement, eventual-leader)`},
 		{[]string{"check", "--faults", "crash", "--property", "no-stale-write"}, `electsim check: --property no-stale-write: bully has no property "no-stale-write" (its properties are at-most-one-leader, agreement, eventual-leader)`},
 		{[]string{"check", "--faults", "crash", "--runs", "0"}, "electsim check: --runs 0: expected a number of runs from 1 to 100000000, e.g. --runs 1000"},
@@ -35,7 +35,7 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "--faults", "none", "--run", "1s"}, "electsim check: --run 1s: a run of 1s leaves no time for faults: bully needs 1.3s to settle after them; expected a run of at least 1.4s"},
 		{[]string{"check", "--faults", "crash", "--at", "9s crash 5"}, "electsim check: --at '9s crash 5': 9s is after the end of a run (3.3s); lengthen the runs with --run"},
 		{[]string{"check", "--faults", "crash", "--at", "1s crash 9"}, "electsim check: --at '1s crash 9': column 10: unknown node 9 (nodes are 1..5)"},
-		{[]string{"check", "--algo", "paxos", "--faults", "crash"}, `electsim check: --algo paxos: unknown algorithm "paxos" (choose one of bully, ring, lowest-id, raft, lease)`},
+		{[]string{"check", "--algo", "paxos", "--faults", "crash"}, `electsim check: --algo paxos: unknown algorithm "paxos" (choose one of bully, ring, lowest-id, raft, lease, zookeeper)`},
 		{[]string{"check", "x.scn", "--faults", "none"}, `electsim check: check takes no scenario: it draws its own schedules (got ["x.scn"]); electsim run plays a scenario`},
 		{[]string{"check", "--faults", "crash", "--out", "/nonexistent-dir/x.scn"}, "electsim check: --out /nonexistent-dir/x.scn: cannot write there: no such file or directory"},
 		{[]string{"check", "--faults", "crash", "--out", "-"}, "electsim check: --out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn"},
@@ -200,5 +200,24 @@ func TestCheckReproduceCommand(t *testing.T) {
 	}
 	if res2.Violations != 1 || res2.Shrunk.Violation.FromMS != res.Shrunk.Violation.FromMS || res2.Shrunk.Say != res.Shrunk.Say {
 		t.Errorf("%s found\n%s\nnot\n%s", *res.Reproduce, again, out)
+	}
+}
+
+// --drift bounds the drift class: named in the heading and the command that reproduces a
+// failure; refused without the class, or out of range.
+func TestCheckDrift(t *testing.T) {
+	code, out, _ := call("check", "--algo", "lease", "--faults", "drift,partition", "--drift", "0.5", "--set", "margin=100ms", "--no-color")
+	if code != 1 || !strings.Contains(out, "clock rates 0.5..1.5") ||
+		!strings.Contains(out, "electsim check --algo lease --faults partition,drift --drift 0.5 --set margin=100ms --seed ") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	for args, want := range map[string]string{
+		"--faults crash --drift 0.2":  "electsim check: --drift bounds the drift class's clock rates: add drift to --faults, e.g. --faults drift\n",
+		"--faults drift --drift 1":    "electsim check: --drift 1: expected a bound on clock rates' distance from 1, more than 0 and less than 0.99, e.g. --drift 0.2\n",
+		"--faults drift --drift fast": "electsim check: --drift fast: expected a bound on clock rates' distance from 1, more than 0 and less than 0.99, e.g. --drift 0.2\n",
+	} {
+		if code, _, errOut := call(append([]string{"check", "--algo", "lease"}, strings.Fields(args)...)...); code != 2 || errOut != want {
+			t.Errorf("%s: exit %d, stderr %q, want %q", args, code, errOut, want)
+		}
 	}
 }

@@ -49,6 +49,7 @@ func commands() []command {
 		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
 		{"check", "[flags] --faults LIST", "check a property under random fault schedules; shrink what breaks it", checkCommand},
 		{"bench", "[flags]", "elections at scale: messages against theory, time and memory", benchCommand},
+		{"sweep", "[SCENARIO] --param KEY=VALUES", "vary one parameter: false suspicions, recovery time, messages per value", sweepCommand},
 		{"scenarios", "", "list the bundled scenarios", scenariosCommand},
 		{"algorithms", "", "list the algorithms with their kinds and parameters", algorithmsCommand},
 	}

@@ -86,7 +86,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"scenarios", "--show", ""}, `electsim scenarios: --show : no bundled scenario called "" (electsim scenarios lists them)`},
 		{[]string{"--version", "-q"}, `electsim: --version takes nothing else, got ["-q"]`},
 		{[]string{"help", "run", "extra"}, `electsim: help takes one command, e.g. electsim help run; got ["run" "extra"]`},
-		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss)"},
+		{[]string{"check", "--faults", "none,crash"}, "electsim check: --faults none,crash: none stands alone: give none, or fault classes (crash, recover, partition, delay, pause, loss, drift)"},
 		{[]string{"check", "--faults", "crash", "--out", ""}, "electsim check: --out needs a file name"},
 		{[]string{"run", "bully-boot", "--svg", "x.svg", "--kinds", "all,OK"}, "electsim run: --kinds all,OK: all stands alone: give all, or the kinds (ELECTION, OK, COORDINATOR, HEARTBEAT)"},
 		{[]string{"check", "--property", "foo"}, `electsim check: --property foo: unknown property "foo" (choose one of at-most-one-leader, agreement, eventual-leader)`},
@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--seed", "-1"}, "electsim run: --seed -1: expected a whole number from 0 to 18446744073709551615"},
 		{[]string{"run", "--engine", "threads"}, `electsim run: --engine threads: unknown engine "threads" (choose goroutine or inline)`},
 		{[]string{"run", "--fifo", "maybe"}, "electsim run: --fifo maybe: expected on or off"},
-		{[]string{"run", "--at", "1s crush 5"}, `electsim run: --at '1s crush 5': column 4: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break)`},
+		{[]string{"run", "--at", "1s crush 5"}, `electsim run: --at '1s crush 5': column 4: unknown action "crush" (expected crash, recover, pause, resume, partition, cut, heal, delay, drop, elect, say, break, clock)`},
 		{[]string{"run", "--at", "1s crash 9"}, "electsim run: --at '1s crash 9': column 10: unknown node 9 (nodes are 1..5)"},
 		{[]string{"run", "--at", "soon crash 5"}, `electsim run: --at 'soon crash 5': column 1: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"`},
 		{[]string{"run", "--at", "9s crash 5"}, "electsim run: --at '9s crash 5': 9s is after the end of the run (5s); lengthen the run with --run"},
@@ -115,12 +115,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "scenario.scn"}, `electsim run: no scenario file scenario.scn, and no bundled scenario called "scenario.scn" (electsim scenarios lists them)`},
 		{[]string{"run", "lessons/week1.scn"}, "electsim run: lessons/week1.scn: no such scenario file"},
 		{[]string{"run", os.TempDir()}, "electsim run: " + os.TempDir() + ": is a directory; give a scenario file (.scn) or a bundled scenario's name"},
-		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, scenarios, algorithms; see electsim -h)`},
+		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, sweep, scenarios, algorithms; see electsim -h)`},
 		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
 		{[]string{"tui"}, "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash plays it headless"},
 		{[]string{"run", "--algo", "lease", "--nodes", "2"}, "electsim run: --nodes 2: lease needs at least 3 nodes: candidates, a lock service (the second-highest id) and a resource (the highest)"},
-		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
+		{[]string{"check"}, "electsim check: --faults: say which faults to inject, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss, drift; or none)"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := call(tt.args...)
@@ -164,7 +164,8 @@ func TestDemoGolden(t *testing.T) {
 
 // Bundled scenarios played by name: timeline, narration, summary and expectations.
 func TestScenarioGoldens(t *testing.T) {
-	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing"} {
+	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
+		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)

@@ -196,10 +196,14 @@ func (l *shivizLog) item(it dgItem) {
 		}
 	case sim.RecFault:
 		switch r.Action.Op {
-		case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect:
+		case sim.Crash, sim.Recover, sim.Pause, sim.Resume, sim.Elect, sim.Clock:
+			what := r.Action.Op.String()
+			if r.Action.Op == sim.Clock {
+				what += " rate " + sim.FormatRate(r.Action.Rate)
+			}
 			for _, id := range r.Action.Nodes {
 				if h, ok := host(id); ok {
-					l.event(h, at, r.Action.Op.String(), r.Note, nil)
+					l.event(h, at, what, r.Note, nil)
 				}
 			}
 		default:

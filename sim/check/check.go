@@ -34,7 +34,13 @@ type Options struct {
 	// StopAfter, when positive, ends the check at the run that makes that many failures: the
 	// result covers the runs up to it, as if Runs had been that many.
 	StopAfter int
+	// DriftBound is how far from 1 the Drift class draws clock rates: from 1−DriftBound to
+	// 1+DriftBound; 0 is DefaultDriftBound.
+	DriftBound float64
 }
+
+// DefaultDriftBound is the drift class's bound on clock rates unless told otherwise: ±10%.
+const DefaultDriftBound = 0.1
 
 // DefaultRuns is how many runs a check does, and DefaultMatrixRuns how many a cell of the
 // matrix does, unless told otherwise (electsim check --runs).
@@ -64,6 +70,7 @@ type Check struct {
 	keep      int
 	budget    int
 	stopAfter int
+	drift     float64
 
 	scale, settle, window time.Duration
 }
@@ -91,6 +98,12 @@ func New(opts Options) (*Check, error) {
 	if c.budget <= 0 {
 		c.budget = DefaultShrinkBudget
 	}
+	switch c.drift = opts.DriftBound; {
+	case c.drift == 0:
+		c.drift = DefaultDriftBound
+	case !(c.drift > 0 && 1-c.drift >= sim.MinRate && 1+c.drift <= sim.MaxRate):
+		return nil, fmt.Errorf("a drift bound of %g: expected more than 0 and less than %g", c.drift, 1-sim.MinRate)
+	}
 	base.Trace = false
 	base.StallSteps, base.MaxScheduled = stallSteps, maxScheduled
 	base.Actions = slices.Clone(base.Actions)
@@ -110,6 +123,9 @@ func New(opts Options) (*Check, error) {
 	c.base = base
 	return c, nil
 }
+
+// DriftBound returns how far from 1 the drift class draws clock rates.
+func (c *Check) DriftBound() float64 { return c.drift }
 
 // Window returns how long faults may fall in a run, from its start.
 func (c *Check) Window() time.Duration { return c.window }

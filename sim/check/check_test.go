@@ -27,7 +27,7 @@ func TestParseFaults(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct{ in, want string }{
-		{"crash,explode", `unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, or none)`},
+		{"crash,explode", `unknown fault class "explode" (choose from crash, recover, partition, delay, pause, loss, drift, or none)`},
 		{"", "expected fault classes separated by commas, such as crash,partition (or none)"},
 		{"crash,", "expected fault classes separated by commas, such as crash,partition (or none)"},
 	} {
@@ -253,9 +253,9 @@ func TestBisect(t *testing.T) {
 }
 
 // eventual-leader is not owed where no leader can be: a Raft minority, a lease without its lock
-// service. agreement, judged at the end of the run, is.
+// service, ZooKeeper's recipe without its coordination service. agreement, judged at the end of the run, is.
 func TestEventualLeaderExcusesImpossibleCases(t *testing.T) {
-	for _, name := range []string{"raft", "lease"} {
+	for _, name := range []string{"raft", "lease", "zookeeper"} {
 		b := base(t, name, 5)
 		el := newCheck(t, Options{Base: b, Faults: Crash, Property: EventualLeader, Runs: 120}).Run(nil)
 		ag := newCheck(t, Options{Base: b, Faults: Crash, Property: sim.Agreement, Runs: 120}).Run(nil)

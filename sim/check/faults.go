@@ -16,6 +16,7 @@ const (
 	Delay                        // a delay spike, on every link or one, often beyond the timeouts
 	Pause                        // pause N, later resume N: a frozen process that wakes up believing
 	Loss                         // drop P%, on every link or one
+	Drift                        // clock N rate R, R within the drift bound of 1, later back to 1
 )
 
 // None is the empty set: runs with no faults at all, only the network's own randomness.
@@ -28,7 +29,7 @@ type faultName struct {
 
 // faultNames lists the classes in the order of the command line and the matrix.
 func faultNames() []faultName {
-	return []faultName{{Crash, "crash"}, {Recover, "recover"}, {Partition, "partition"}, {Delay, "delay"}, {Pause, "pause"}, {Loss, "loss"}}
+	return []faultName{{Crash, "crash"}, {Recover, "recover"}, {Partition, "partition"}, {Delay, "delay"}, {Pause, "pause"}, {Loss, "loss"}, {Drift, "drift"}}
 }
 
 // FaultNames returns the names of the fault classes, as --faults takes them.

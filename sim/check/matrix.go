@@ -68,7 +68,9 @@ func (r *Row) Label() string {
 
 // Rows returns the rows of the classical algorithms (docs/properties.md), then Lease's:
 // at-most-one-leader, which a pause breaks — a paused holder still believes — and no-stale-write
-// with fencing, which nothing breaks, and without, which a pause or a slow write breaks.
+// with fencing, which nothing breaks, and without, which a pause or a slow write breaks; then
+// ZooKeeper's recipe's, alike but for a delay spike, which breaks at-most-one-leader too: a
+// late answer from the service keeps a leader believing past its session's expiry.
 func Rows() []Row {
 	row := func(name, property, theory string, params ...Setting) Row {
 		r := Row{Algorithm: name, Property: property, Params: params}
@@ -94,6 +96,9 @@ func Rows() []Row {
 		row("lease", sim.AtMostOneLeader, "yyyyyny"),
 		row("lease", algo.PropNoStaleWrite, "yyyyyyy"),
 		row("lease", algo.PropNoStaleWrite, "y----n-", Setting{"fencing", "off"}),
+		row("zookeeper", sim.AtMostOneLeader, "yyyynny"),
+		row("zookeeper", algo.PropNoStaleWrite, "yyyyyyy"),
+		row("zookeeper", algo.PropNoStaleWrite, "y----n-", Setting{"fencing", "off"}),
 	}
 }
 

@@ -82,7 +82,7 @@ const maxEpisodes = 4
 func (c *Check) generate(src source) plan {
 	p := plan{ids: slices.Clone(c.base.IDs), fixed: c.base.Actions, end: c.window}
 	var classes []Faults
-	for _, f := range []Faults{Crash, Partition, Delay, Pause, Loss} {
+	for _, f := range []Faults{Crash, Partition, Delay, Pause, Loss, Drift} {
 		if c.faults.Has(f) && (len(p.ids) > 1 || f == Crash || f == Pause) {
 			classes = append(classes, f)
 		}
@@ -162,6 +162,19 @@ func (c *Check) generate(src source) plan {
 			n := node()
 			add(sim.Action{At: start, Op: sim.Pause, Nodes: []algo.ID{n}})
 			add(sim.Action{At: stop, Op: sim.Resume, Nodes: []algo.ID{n}})
+		case Drift:
+			// A rate within the bound — half the time at one of its ends, where drift does the
+			// most harm; else in steps of a thousandth of it — for a while; then true again.
+			n := node()
+			var steps int
+			if src.intn(2, "extreme") == 0 {
+				steps = 2000 * src.intn(2, "faster") // 0 or 2000: 1 − bound or 1 + bound
+			} else {
+				steps = src.intn(2001, "rate")
+			}
+			rate := 1 + c.drift*float64(steps-1000)/1000
+			add(sim.Action{At: start, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: rate})
+			add(sim.Action{At: stop, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: 1})
 		case Loss:
 			pct := float64(20 * (1 + src.intn(5, "loss")))
 			var l *network.Link
@@ -200,14 +213,15 @@ func (c *Check) schedule(p plan) Schedule {
 }
 
 // closing returns the actions that, at end, undo every fault the actions up to then leave in
-// force: heal the network, put delays and losses back to the run's own, resume the paused
-// nodes and — when the check includes recoveries — recover the crashed ones.
+// force: heal the network, put delays and losses back to the run's own, set drifting clocks
+// back to the true rate, resume the paused nodes and — when the check includes recoveries — recover the crashed ones.
 func (c *Check) closing(ids []algo.ID, actions []sim.Action, end time.Duration) []sim.Action {
 	base := c.base.Network
 	crashed, paused := map[algo.ID]bool{}, map[algo.ID]bool{}
 	partitioned, cuts := false, map[network.Link]bool{}
 	delay, delays := base.Delay, map[network.Link]network.Delay{}
 	drop, drops := base.Drop*100, map[network.Link]float64{}
+	rates := map[algo.ID]float64{}
 	for _, a := range actions {
 		if a.At > end {
 			break
@@ -252,6 +266,10 @@ func (c *Check) closing(ids []algo.ID, actions []sim.Action, end time.Duration) 
 			} else {
 				drops[*a.Link] = a.Drop
 			}
+		case sim.Clock:
+			for _, n := range a.Nodes {
+				rates[n] = a.Rate
+			}
 		}
 	}
 	var out []sim.Action
@@ -272,6 +290,11 @@ func (c *Check) closing(ids []algo.ID, actions []sim.Action, end time.Duration) 
 	for _, l := range sortedLinks(drops) {
 		if drops[l] != base.Drop*100 {
 			out = append(out, sim.Action{At: end, Op: sim.SetDrop, Link: &l, Drop: base.Drop * 100})
+		}
+	}
+	for _, id := range ids {
+		if r, ok := rates[id]; ok && r != 1 {
+			out = append(out, sim.Action{At: end, Op: sim.Clock, Nodes: []algo.ID{id}, Rate: 1})
 		}
 	}
 	var resume, recover []algo.ID
