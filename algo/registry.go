@@ -33,6 +33,67 @@ type Info struct {
 	// the size n of its cluster — a table with an entry for every node, say — and what they are.
 	// The engine counts them in a run's memory, which it bounds.
 	NodeMemory func(n int) (bytes int64, what string)
+
+	// What the algorithm declares about itself, which the tools and their tests read instead of
+	// knowing algorithms by name (docs/writing-an-algorithm.md):
+
+	// Topologies names the topologies it runs on (TopologyNames), its usual one first; none
+	// means the complete graph only. A run on another is refused, naming these.
+	Topologies []string
+	// Recovers says it elects a leader again once faults end: it notices a failed leader and
+	// mends what crashes, partitions, pauses and loss did, so that eventual-leader holds after
+	// the last fault heals. The classical ring algorithms assume nothing fails, and do not.
+	Recovers bool
+	// Winner is the leader a run without faults elects: the highest id, the lowest, or any one.
+	Winner Winner
+	// Guarantees are the properties it promises and the faults each survives: its rows of the
+	// property matrix (electsim check --matrix), which the checker's tests hold it to.
+	Guarantees []Guarantee
+	// Theory, if set, is what the papers say one election costs (electsim bench); nil says the
+	// algorithm has none to give.
+	Theory *Theory
+}
+
+// Winner is the leader an algorithm elects when nothing fails.
+type Winner uint8
+
+// The winners an algorithm can declare.
+const (
+	AnyWinner Winner = iota // some node, which one is not promised (Raft, a lease, Itai–Rodeh)
+	Highest                 // the highest id
+	Lowest                  // the lowest id
+)
+
+// Guarantee is one row of the property matrix: a property the algorithm is judged by, with some
+// parameters, and what the theory says of it under each fault class.
+type Guarantee struct {
+	Property string   // "at-most-one-leader", or one of the algorithm's own Monitors
+	Params   []string // "key=value" settings the row runs with, beyond the defaults
+	// Faults is the theory by column of the matrix — none, crash, crash+recover, partition,
+	// delay spike, pause, loss — one character each: 'y' it holds, 'n' some schedule breaks
+	// it, '-' the theory leaves it open (the cell is measured, not asserted).
+	Faults string
+	// Why says, in a sentence, why it breaks where it does (docs and the matrix's notes).
+	Why string
+}
+
+// Theory is what the papers say one failure-free election costs among n nodes, for bench to
+// show beside what it measures.
+type Theory struct {
+	// Bound is the formula, as people write it: "8n(1 + ⌈log₂ n⌉)".
+	Bound string
+	// Messages is its value for n nodes: an upper bound, or for a randomised algorithm the
+	// expected count.
+	Messages func(n int) float64
+	// Expected marks Messages as a mean over random draws, not a bound every run keeps.
+	Expected bool
+	// Rounds, if set, is the expected number of rounds (a randomised algorithm's), with
+	// RoundsBound its formula.
+	Rounds      func(n int) float64
+	RoundsBound string
+	// WorstIDs, if set, arranges ids 1..n in the ring order that costs the most messages,
+	// for bench's worst case.
+	WorstIDs func(n int) []ID
 }
 
 // Monitor is a property an algorithm brings with it, judged on the messages its nodes send.

@@ -30,7 +30,7 @@ func (s *Sim) Clone() *Sim {
 	}
 	c := &Sim{
 		// What the run was made from, never changed: shared.
-		cfg: s.cfg, cluster: s.cluster,
+		cfg: s.cfg, cluster: s.cluster, edges: s.edges,
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,

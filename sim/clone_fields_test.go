@@ -28,7 +28,7 @@ const (
 // Clone and here.
 var cloneFields = map[reflect.Type]map[string]treatment{
 	reflect.TypeFor[Sim](): {
-		"cfg": shared, "cluster": shared,
+		"cfg": shared, "cluster": shared, "edges": shared,
 		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied,
 		"actions": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
 		"instant": value, "halted": value, "elected": value, "sent": value,

@@ -94,6 +94,10 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	if s.monitor.watchers != nil {
 		s.monitor.sent(s.outMessage(from, to, o))
 	}
+	if s.edges != nil && !s.edges.HasEdge(from, to) {
+		s.offEdge(from, to, o)
+		return
+	}
 	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {
 		s.metrics.dropped[o.kind]++
@@ -109,6 +113,16 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	e.phase, e.hop = o.phase, o.hop
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
+	}
+}
+
+// offEdge stops the run: from sent o to a node it has no edge to. The message goes nowhere.
+//
+//go:noinline
+func (s *Sim) offEdge(from, to algo.ID, o *outgoing) {
+	if s.halted == "" {
+		s.halted = fmt.Sprintf("node %d sent %s to node %d, but the %s topology has no edge %d→%d: %s sends only to a node's neighbours",
+			from, s.outMessage(from, to, o).Label(), to, s.edges.Name(), from, to, s.cfg.Algorithm.Name)
 	}
 }
 

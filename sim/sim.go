@@ -15,6 +15,7 @@ import (
 type Sim struct {
 	cfg     Config
 	cluster *algo.Cluster
+	edges   *algo.Topology // the topology when it is not complete: sends off its edges stop the run
 	net     *network.Network
 	netRand *pcgRand   // the network's random source, kept so that Clone can copy it
 	nodes   []nodeRec  // ascending id
@@ -88,6 +89,9 @@ func New(cfg Config) (*Sim, error) {
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
+	if !cluster.Topology.IsComplete() {
+		s.edges = cluster.Topology
+	}
 	s.memory = memory{limit: cfg.MaxMemory, next: memCheckEvery}
 	if err := s.memory.checkNodeMemory(&cfg, cluster); err != nil {
 		return nil, err
@@ -192,6 +196,10 @@ func (s *Sim) Now() time.Duration { return s.now }
 
 // Steps returns how many steps have run.
 func (s *Sim) Steps() int { return s.steps }
+
+// Topology returns the run's topology: its name, whether it is directed, its edges (a ring's
+// in ring order, so its direction shows), each node's neighbours. It is shared: do not change it.
+func (s *Sim) Topology() *algo.Topology { return s.cluster.Topology }
 
 // Config returns the configuration the run was made from.
 func (s *Sim) Config() Config { return s.cfg }

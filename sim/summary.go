@@ -92,7 +92,9 @@ type Property struct {
 type Summary struct {
 	Algorithm string
 	Engine    Engine
-	IDs       []algo.ID // ring order
+	IDs       []algo.ID    // ring order
+	Topology  string       // its name: "complete", "ring", "bi-ring"
+	Edges     [][2]algo.ID // its edges (algo.Topology.Edges); nil for the complete graph
 	Seed      uint64
 	End       time.Duration
 	Steps     int
@@ -128,8 +130,9 @@ func (s *Sim) Summary() Summary {
 	m := &s.monitor
 	now := s.now
 	sum := Summary{
-		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs),
-		Seed: s.cfg.Seed, End: now, Steps: s.steps,
+		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs), Topology: s.cluster.Topology.Name(),
+		Edges: s.cluster.Topology.Edges(),
+		Seed:  s.cfg.Seed, End: now, Steps: s.steps,
 		Kinds: slices.Clone(s.metrics.kinds), Sent: slices.Clone(s.metrics.sent),
 		Delivered: slices.Clone(s.metrics.delivered), Dropped: slices.Clone(s.metrics.dropped),
 		Nodes: s.Nodes(), Leader: m.agreedLeader(),

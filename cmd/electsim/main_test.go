@@ -60,6 +60,9 @@ func TestBadInput(t *testing.T) {
 		want string // the whole line on stderr
 	}{
 		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
+		{[]string{"run", "--topology", "torus"}, `electsim run: --topology torus: unknown topology "torus" (choose one of complete, ring, bi-ring)`},
+		{[]string{"run", "--topology", "ring"}, "electsim run: --topology ring: bully does not run on the ring topology: it runs on complete"},
+		{[]string{"run", "--algo", "ring", "--topology", "bi-ring"}, "electsim run: --topology bi-ring: ring does not run on the bi-ring topology: it runs on complete or ring"},
 		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
@@ -220,7 +223,7 @@ func TestJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "scenario algorithm engine ids seed end_ms steps messages final metrics violations expectations"
+	want := "scenario algorithm engine ids topology seed end_ms steps messages final metrics violations expectations"
 	if strings.Join(keys, " ") != want {
 		t.Errorf("keys %q, want %q", strings.Join(keys, " "), want)
 	}
