@@ -121,7 +121,7 @@ func (a *Info) IsRoutine(kind string) bool {
 
 // Algorithms returns every registered algorithm, in the order they are taught.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo()}
+	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo()}
 }
 
 // Names returns the registered algorithms' names.
