@@ -14,7 +14,7 @@ func init() {
 	}
 	fieldDecisions[reflect.TypeFor[Franklin]()] = map[string]string{
 		"id": "written", "status": "written", "leader": "written", "passive": "written", "phase": "written",
-		"heard": "copied, written in order of value", "early": "copied, written in order of value",
+		"heard": "copied, written in order of value", "early": "copied, written in order",
 		"left": "follows from the id", "right": "follows from the id", "alone": "follows from the cluster",
 	}
 	fieldDecisions[reflect.TypeFor[ItaiRodeh]()] = map[string]string{

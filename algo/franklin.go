@@ -27,10 +27,10 @@ type Franklin struct {
 	alone       bool // the ring is this node alone
 	status      Status
 	leader      ID
-	passive     bool   // I have lost: I only pass messages on
-	phase       uint32 // the phase I am in, while active (from 1)
-	heard       []ID   // the ids of this phase heard so far (0, 1 or 2)
-	early       []ID   // ids of the next phase, heard before this one's were both in
+	passive     bool      // I have lost: I only pass messages on
+	phase       uint32    // the phase I am in, while active (from 1)
+	heard       []ID      // the ids of this phase heard so far (0, 1 or 2)
+	early       []Message // ELECTIONs of the next phase, heard before this one's were both in
 }
 
 func franklinInfo() *Info {
@@ -100,17 +100,21 @@ func (f *Franklin) Receive(env Env, m Message) {
 	case f.status == Leader:
 		// The election is over: nothing to pass on.
 	case f.passive:
-		// "A passive node passes every ELECTION on, to its other neighbour."
-		to := f.left
-		if m.From == f.left {
-			to = f.right
-		}
-		env.Send(to, Message{Kind: KindElection, Value: m.Value, Phase: m.Phase})
-		if env.Tracing() {
-			env.Note("passive: %s passed on to %d", m.Label(), to)
-		}
+		f.passOn(env, m)
 	default:
-		f.onElection(env, m.Value, m.Phase)
+		f.onElection(env, m)
+	}
+}
+
+// passOn: "A passive node passes every ELECTION on, to its other neighbour."
+func (f *Franklin) passOn(env Env, m Message) {
+	to := f.left
+	if m.From == f.left {
+		to = f.right
+	}
+	env.Send(to, Message{Kind: KindElection, Value: m.Value, Phase: m.Phase})
+	if env.Tracing() {
+		env.Note("passive: %s passed on to %d", m.Label(), to)
 	}
 }
 
@@ -118,7 +122,8 @@ func (f *Franklin) Receive(env Env, m Message) {
 // elected, and sends ELECTED(me) round the ring. Otherwise, once it has the ids of this phase
 // from both sides: if either is higher than mine, I become passive; else the next phase begins,
 // and I send ELECTION(me) both ways again."
-func (f *Franklin) onElection(env Env, v ID, phase uint32) {
+func (f *Franklin) onElection(env Env, m Message) {
+	v, phase := m.Value, m.Phase
 	if v == f.id {
 		f.status, f.leader = Leader, f.id
 		env.Send(f.right, Message{Kind: KindElected, Value: f.id})
@@ -131,7 +136,7 @@ func (f *Franklin) onElection(env Env, v ID, phase uint32) {
 	case f.phase:
 		f.heard = append(f.heard, v)
 	case f.phase + 1:
-		f.early = append(f.early, v)
+		f.early = append(f.early, m)
 		if env.Tracing() {
 			env.Note("ELECTION(%d) of phase %d, ahead of mine: kept for the next phase", v, phase)
 		}
@@ -153,10 +158,19 @@ func (f *Franklin) onElection(env Env, v ID, phase uint32) {
 		if env.Tracing() {
 			env.Note("ELECTION(%d): %d is higher than me — I become passive", v, higher)
 		}
+		// What came early was meant for the active node I was: it goes on to the next one.
+		for _, e := range f.early {
+			f.passOn(env, e)
+		}
+		f.heard, f.early = nil, nil
 		return
 	}
 	f.phase++
-	f.heard, f.early = f.early, nil
+	f.heard = f.heard[:0]
+	for _, e := range f.early {
+		f.heard = append(f.heard, e.Value)
+	}
+	f.early = nil
 	f.sendBothWays(env)
 	if env.Tracing() {
 		env.Note("ELECTION(%d): I am higher than both active neighbours — phase %d, ELECTION(%d) both ways", v, f.phase, f.id)
@@ -193,13 +207,17 @@ func (f *Franklin) AppendState(b []byte, _ time.Duration) []byte {
 	b = appendNodeState(b, f.State())
 	b = appendBool(b, f.passive)
 	b = appendUint(b, uint64(f.phase))
-	for _, ids := range [][]ID{f.heard, f.early} {
-		sorted := slices.Clone(ids)
-		slices.Sort(sorted)
-		b = appendUint(b, uint64(len(sorted)))
-		for _, id := range sorted {
-			b = appendID(b, id)
-		}
+	heard := slices.Clone(f.heard)
+	slices.Sort(heard)
+	b = appendUint(b, uint64(len(heard)))
+	for _, id := range heard {
+		b = appendID(b, id)
+	}
+	// Which side an early ELECTION came from matters: a node that turns passive passes it
+	// on away from it. Written in the order they came, which FIFO links fix.
+	b = appendUint(b, uint64(len(f.early)))
+	for _, m := range f.early {
+		b = m.AppendTo(b)
 	}
 	return b
 }

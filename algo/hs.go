@@ -50,9 +50,10 @@ func hsInfo() *Info {
 		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "yyyyyyy",
 			Why: "only the highest id can see its probe come all the way round: every other is swallowed by it, or lost"}},
 		Theory: &Theory{
-			Bound:    "8n(1 + ⌈log₂ n⌉) + n",
-			Messages: func(n int) float64 { return float64(8*n*(1+ceilLog2(n)) + n) },
-			WorstIDs: hsWorstIDs,
+			Bound:     "8n(1 + ⌈log₂ n⌉) + n",
+			Messages:  func(n int) float64 { return float64(8*n*(1+ceilLog2(n)) + n) },
+			WorstIDs:  hsWorstIDs,
+			WorstName: "bit-reversed ids",
 		},
 	}
 }
@@ -249,10 +250,11 @@ func ceilLog2(n int) int {
 // floorLog2 is ⌊log₂ n⌋ for n ≥ 1.
 func floorLog2(n int) int { return int(math.Log2(float64(n)) + 1e-9) }
 
-// hsWorstIDs arranges 1..n in the ring order that makes HS send the most messages: the ids in
-// bit-reversed order, so that at every phase as many candidates as possible survive — every
-// 2^k-th neighbourhood has its own local maximum — as in the lower-bound arrangement of
-// Frederickson and Lynch (1987).
+// hsWorstIDs arranges 1..n in bit-reversed order round the ring: the node at position p gets
+// the rank of p with its bits reversed, so that half the candidates survive phase 0, a quarter
+// phase 1, and so on — nearly the most that can (n/(2^k+1) after phase k). It is a bad case,
+// not the worst: among 8 nodes it costs 96 messages where the worst order costs 97, and it is
+// no worse than a random ring when n is not a power of two (docs/algorithms.md).
 func hsWorstIDs(n int) []ID {
 	bits := ceilLog2(n)
 	ids := make([]ID, 0, n)

@@ -91,9 +91,11 @@ type Theory struct {
 	// RoundsBound its formula.
 	Rounds      func(n int) float64
 	RoundsBound string
-	// WorstIDs, if set, arranges ids 1..n in the ring order that costs the most messages,
-	// for bench's worst case.
-	WorstIDs func(n int) []ID
+	// WorstIDs, if set, arranges ids 1..n in a ring order that costs many messages — the
+	// worst case, or a bad one the theory names — for bench to measure beside random rings;
+	// WorstName says what it is ("bit-reversed ids").
+	WorstIDs  func(n int) []ID
+	WorstName string
 }
 
 // Monitor is a property an algorithm brings with it, judged on the messages its nodes send.

@@ -98,6 +98,10 @@ func ringInfo() *Info {
 			}
 			return nil
 		},
+		Recovers: true,
+		Winner:   Highest,
+		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "yynnnn-",
+			Why: "an election round a part of the ring elects a leader there while the old one still leads elsewhere"}},
 		New: func(id ID, c *Cluster) Node { return NewRing(id, c) },
 		Warnings: func(c *Cluster) []string {
 			cfg := newRingConfig(c)

@@ -34,7 +34,7 @@ func (s *Sim) Clone() *Sim {
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
-		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, cur: s.cur,
+		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
 		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 

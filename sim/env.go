@@ -88,6 +88,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	from, to := s.idOf(n.idx), s.idOf(o.to)
 	s.metrics.sent[o.kind]++
 	s.sent++
+	s.phases = max(s.phases, o.phase)
 	if s.sent >= s.memory.next {
 		s.checkMemory()
 	}

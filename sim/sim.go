@@ -32,6 +32,7 @@ type Sim struct {
 	halted  string // why the run ended before its end time, if it did
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
+	phases  uint32 // the highest Phase a message sent so far carried
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 

@@ -121,6 +121,10 @@ type Summary struct {
 	// HaltAction is the scenario action the run stopped at because it could not happen — one
 	// naming `leader` at an instant when no node led — when that is why it halted.
 	HaltAction *Action
+
+	// Phases is the highest phase (or round) a message carried (algo.Message.Phase): how many
+	// phases a ring algorithm's election took; 0 for an algorithm without phases.
+	Phases uint32
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -139,7 +143,7 @@ func (s *Sim) Summary() Summary {
 		Elections: s.metrics.elections, LeaderChanges: s.metrics.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
-		Halted: s.halted, HaltAction: s.haltAction,
+		Halted: s.halted, HaltAction: s.haltAction, Phases: s.phases,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom
