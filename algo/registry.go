@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Info describes an algorithm in the registry.
@@ -121,9 +122,45 @@ func (a *Info) IsRoutine(kind string) bool {
 	return slices.Contains(a.Routine, kind)
 }
 
-// Algorithms returns every registered algorithm, in the order they are taught.
+// Algorithms returns every registered algorithm: electsim's own, in the order they are taught,
+// then those added with Register, in the order they were.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo()}
+	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(),
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo()}
+	registered.Lock()
+	defer registered.Unlock()
+	return append(list, registered.list...)
+}
+
+// registered holds the algorithms added with Register. It is the registry's one piece of
+// package-level mutable state (docs/architecture.md, "The registry"): written by Register
+// before any run starts — from an init function, or a test's TestMain — and only read after.
+var registered struct {
+	sync.Mutex
+	list []*Info
+}
+
+// Register adds algorithm a to the registry, after electsim's own: every tool — run, the TUI,
+// check and its matrix, bench, the algorithms list — then offers it. It is how a package of
+// algorithms outside algo/ joins, from its init function, and how a test adds a throwaway one
+// (docs/writing-an-algorithm.md). It returns a function that removes a again, for a test to
+// leave the registry as it found it. Register panics when a has no name or no New, or its name
+// is taken: a mistake in the program, found when it starts.
+func Register(a *Info) (unregister func()) {
+	if a == nil || a.Name == "" || a.New == nil {
+		panic("algo: Register of an algorithm without a name or a New")
+	}
+	if slices.Contains(Names(), a.Name) {
+		panic(fmt.Sprintf("algo: Register of %q, a name already registered", a.Name))
+	}
+	registered.Lock()
+	defer registered.Unlock()
+	registered.list = append(registered.list, a)
+	return func() {
+		registered.Lock()
+		defer registered.Unlock()
+		registered.list = slices.DeleteFunc(registered.list, func(x *Info) bool { return x == a })
+	}
 }
 
 // Names returns the registered algorithms' names.

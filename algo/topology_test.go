@@ -88,3 +88,26 @@ func TestInfoCheckTopology(t *testing.T) {
 		t.Error("an algorithm declaring no topology runs on the complete graph, and only there")
 	}
 }
+
+// Register adds an algorithm after electsim's own, refuses a name taken, and its undo leaves
+// the registry as it was.
+func TestRegister(t *testing.T) {
+	before := Names()
+	a := &Info{Name: "throwaway-x", New: func(id ID, c *Cluster) Node { return NewHS(id, c) }}
+	undo := Register(a)
+	if got, err := Lookup("throwaway-x"); err != nil || got != a || Names()[len(Names())-1] != "throwaway-x" {
+		t.Errorf("after Register: %v, %v, names %v", got, err, Names())
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Register of a name taken did not panic")
+			}
+		}()
+		Register(&Info{Name: "ring", New: a.New})
+	}()
+	undo()
+	if !slices.Equal(Names(), before) {
+		t.Errorf("after undo: names %v, want %v", Names(), before)
+	}
+}
