@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"electsim/algo"
+	"electsim/algo/algotest/example"
 	"electsim/internal/goldenfile"
 	"electsim/internal/interrupt"
 	"electsim/scenarios"
@@ -30,6 +31,9 @@ func call(args ...string) (int, string, string) {
 // TestMain lets the test binary stand in for electsim when bench runs a measurement in a
 // child process (it runs its own program: here, this binary).
 func TestMain(m *testing.M) {
+	if os.Getenv(throwawayEnv) != "" {
+		algo.Register(example.Info()) // the documented path: a child of TestThrowawayAlgorithm
+	}
 	if os.Getenv(benchChildEnv) != "" || os.Getenv(asElectsim) != "" {
 		os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 	}
