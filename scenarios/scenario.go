@@ -119,12 +119,7 @@ func FromConfig(name string, cfg sim.Config) *Scenario {
 	sc.Delay = cfg.Network.Delay
 	sc.Drop = cfg.Network.Drop * 100
 	sc.FIFO = cfg.Network.FIFO
-	if cfg.Topology != sim.DefaultTopology(cfg.Algorithm) {
-		sc.Topology = cfg.Topology
-		if sc.Topology == "" {
-			sc.Topology = algo.Complete
-		}
-	}
+	sc.Topology = cfg.Topology // "" (the complete graph) writes no topology line
 	for _, k := range cfg.Params.Keys() {
 		sc.Params = append(sc.Params, Setting{Key: k, Value: cfg.Params[k]})
 	}

@@ -171,7 +171,8 @@ func TestDemoGolden(t *testing.T) {
 
 // Bundled scenarios played by name: timeline, narration, summary and expectations.
 func TestScenarioGoldens(t *testing.T) {
-	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing"} {
+	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
+		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
