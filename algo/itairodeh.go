@@ -195,24 +195,38 @@ func (r *ItaiRodeh) AppendState(b []byte, _ time.Duration) []byte {
 
 // irTies returns, for m active nodes drawing ids from 1..n, the probability that the highest id
 // is drawn by exactly j of them, for j = 1..min(m, cap) (index j-1): C(m, j) Σ_v (1/n)^j
-// ((v−1)/n)^(m−j).
-func irTies(m, n, cap int) []float64 {
+// ((v−1)/n)^(m−j). powers[k] is Σ_{u<n} (u/n)^k for the small k a few active nodes need.
+func irTies(m, n, cap int, powers []float64) []float64 {
 	p := make([]float64, min(m, cap))
 	lgm, _ := math.Lgamma(float64(m + 1))
 	for j := 1; j <= len(p); j++ {
 		lgj, _ := math.Lgamma(float64(j + 1))
 		lgmj, _ := math.Lgamma(float64(m - j + 1))
 		logC := lgm - lgj - lgmj - float64(j)*math.Log(float64(n))
+		if m-j < len(powers) {
+			p[j-1] = math.Exp(logC) * powers[m-j]
+			continue
+		}
 		sum := 0.0
 		for v := 2; v <= n; v++ {
 			sum += math.Exp(logC + float64(m-j)*math.Log(float64(v-1)/float64(n)))
 		}
-		if m == j {
-			sum += math.Exp(logC) // v = 1: every node drew 1
-		}
 		p[j-1] = sum
 	}
 	return p
+}
+
+// irPowers returns Σ_{u<n} (u/n)^k for k = 0..k-1 (0^0 = 1).
+func irPowers(n, k int) []float64 {
+	s := make([]float64, k)
+	for u := 0; u < n; u++ {
+		x, p := float64(u)/float64(n), 1.0
+		for i := range s {
+			s[i] += p
+			p *= x
+		}
+	}
+	return s
 }
 
 // irRoundCost is the expected number of TOKEN hops in a round that m active nodes, at random
@@ -234,11 +248,11 @@ func irRoundCost(m, n int) float64 {
 
 // irExpect returns the expected rounds and TOKEN messages from a round m active nodes start,
 // ties beyond a few nodes being too unlikely to count.
-func irExpect(m, n int, memo map[int][2]float64) (rounds, msgs float64) {
+func irExpect(m, n int, memo map[int][2]float64, powers []float64) (rounds, msgs float64) {
 	if v, ok := memo[m]; ok {
 		return v[0], v[1]
 	}
-	ties := irTies(m, n, 24)
+	ties := irTies(m, n, 24, powers)
 	// E(m) = 1 + Σ_j P(j) E(j) for j ≥ 2, E(m) on both sides when every node drew alike.
 	self := 0.0
 	rounds, msgs = 1, irRoundCost(m, n)
@@ -247,7 +261,7 @@ func irExpect(m, n int, memo map[int][2]float64) (rounds, msgs float64) {
 			self = ties[j-1]
 			continue
 		}
-		r, c := irExpect(j, n, memo)
+		r, c := irExpect(j, n, memo, powers)
 		rounds += ties[j-1] * r
 		msgs += ties[j-1] * c
 	}
@@ -258,12 +272,12 @@ func irExpect(m, n int, memo map[int][2]float64) (rounds, msgs float64) {
 
 // itaiRodehRounds is the expected number of rounds among n nodes.
 func itaiRodehRounds(n int) float64 {
-	r, _ := irExpect(n, n, map[int][2]float64{})
+	r, _ := irExpect(n, n, map[int][2]float64{}, irPowers(n, 24))
 	return r
 }
 
 // itaiRodehMessages is the expected number of messages among n nodes: TOKENs, then n ELECTED.
 func itaiRodehMessages(n int) float64 {
-	_, m := irExpect(n, n, map[int][2]float64{})
+	_, m := irExpect(n, n, map[int][2]float64{}, irPowers(n, 24))
 	return m + float64(n)
 }

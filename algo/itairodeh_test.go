@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -130,5 +131,22 @@ func TestRelabellingCatchesAnAlgorithmThatReadsIDs(t *testing.T) {
 	logB, _ := runRing(t, info, b, 1)
 	if slices.Equal(logA, logB) {
 		t.Error("Peterson ran the same under reversed ids: the relabelling test would miss an algorithm that reads ids")
+	}
+}
+
+// The expected cost, against what two nodes do by hand: each draws 1 or 2; different draws
+// (half the time) cost 3 TOKEN hops — the lower swallowed after one, the higher round in two —
+// and end it; equal draws cost 4 and start again. So 2 rounds and 3.5 hops a round on average,
+// then 2 ELECTED: 9 messages.
+func TestItaiRodehExpectedCost(t *testing.T) {
+	if got := itaiRodehRounds(2); math.Abs(got-2) > 1e-9 {
+		t.Errorf("rounds among 2: %v, want 2", got)
+	}
+	if got := itaiRodehMessages(2); math.Abs(got-9) > 1e-9 {
+		t.Errorf("messages among 2: %v, want 9", got)
+	}
+	// Among many nodes, a round is rarely tied: about e/(e−1) ≈ 1.58 rounds at most.
+	if got := itaiRodehRounds(1000); got < 1 || got > math.E/(math.E-1) {
+		t.Errorf("rounds among 1000: %v", got)
 	}
 }

@@ -38,8 +38,8 @@ func registryTheories(info *algo.Info, n int) []Theory {
 }
 
 // Samples is how many seeds a randomised algorithm's bench averages over among n nodes: many
-// among few nodes, fewer among many: five among 100,000.
-func Samples(n int) int { return max(1, min(200, 500_000/max(n, 1))) }
+// among few nodes, fewer among many: three among 100,000.
+func Samples(n int) int { return max(1, min(200, 300_000/max(n, 1))) }
 
 // sampleMore runs the workload of cfg again with the seeds after cfg's, for Samples(n) runs in
 // all, and sets r's means: messages sent and phases, over every run, r's own included.
