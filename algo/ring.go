@@ -34,6 +34,9 @@ import (
 // With `set ack off` the first goes — no ACKs, no skipping — and the node is the paper's: what
 // `electsim bench` measures, and what a dead successor stops.
 //
+// On the ring topology a node can send to its successor alone, so it is the paper's algorithm
+// there: no ACKs (`set ack on` is refused), no heartbeats, one election from boot.
+//
 // The leader sends HEARTBEAT to every node, as in Bully. The rules are those of
 // docs/algorithms.md (Ring); each method quotes the rule it implements.
 type Ring struct {
