@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"electsim/algo"
 	"electsim/algo/algotest/example"
@@ -69,5 +70,27 @@ func TestThrowawayAlgorithm(t *testing.T) {
 	defer m.Close()
 	if view := m.View(); !strings.Contains(view, "lelann") {
 		t.Errorf("the TUI does not show lelann:\n%s", view)
+	}
+}
+
+// skipper sends its id two places round the ring: a send along no edge of the ring topology.
+type skipper struct{ to algo.ID }
+
+func (s *skipper) Start(env algo.Env)                           { env.Send(s.to, algo.Message{Kind: "SKIP", Hop: 2}) }
+func (s *skipper) Receive(algo.Env, algo.Message)               {}
+func (s *skipper) Timer(algo.Env, string)                       {}
+func (s *skipper) Elect(algo.Env)                               {}
+func (s *skipper) State() algo.State                            { return algo.State{} }
+func (s *skipper) Clone() algo.Node                             { c := *s; return &c }
+func (s *skipper) AppendState(b []byte, _ time.Duration) []byte { return b }
+
+// A node that sends along no edge of the topology stops electsim run with exit 2, naming the
+// node, the message and the missing edge.
+func TestSendOffTheTopology(t *testing.T) {
+	defer algo.Register(&algo.Info{Name: "skipper", Kinds: []string{"SKIP"}, Topologies: []string{algo.UniRing},
+		New: func(id algo.ID, c *algo.Cluster) algo.Node { return &skipper{to: c.Succ(c.Succ(id))} }})()
+	code, _, errOut := call("run", "--algo", "skipper", "--ids", "3,7,1,9", "--quiet")
+	if code != 2 || !strings.Contains(errOut, "node 1 sent SKIP(hop 2) to node 3, but the ring topology has no edge 1→3") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
