@@ -169,7 +169,7 @@ func (s *Sim) Run() Summary {
 }
 
 // The default guards against runs that cannot finish (Config.StallSteps, Config.MaxScheduled).
-// Twenty million events hold about 1.3 GB of queue (40 bytes of payload and 24 of key each);
+// Twenty million events hold about 1.4 GB of queue (48 bytes of payload and 24 of key each);
 // Config.MaxMemory bounds the whole run's memory besides.
 const (
 	DefaultStallSteps   = 5_000_000
