@@ -203,3 +203,11 @@ func TestCheckReproduceCommand(t *testing.T) {
 		t.Errorf("%s found\n%s\nnot\n%s", *res.Reproduce, again, out)
 	}
 }
+
+// The command that reproduces a counterexample keeps the topology the check ran on.
+func TestReproduceKeepsTopology(t *testing.T) {
+	code, out, _ := call("check", "--algo", "ring", "--topology", "ring", "--faults", "crash", "--property", "eventual-leader", "--runs", "30")
+	if code != 1 || !strings.Contains(out, "electsim check --algo ring --topology ring --faults crash --property eventual-leader --seed ") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
