@@ -43,11 +43,15 @@ var (
 
 func bullyInfo() *Info {
 	return &Info{
-		Name:    "bully",
-		Summary: "Garcia-Molina's bully election (1982): the highest live id wins",
-		Kinds:   []string{KindElection, KindOK, KindCoordinator, KindHeartbeat},
-		Routine: []string{KindHeartbeat},
-		Params:  []Param{paramHeartbeat, paramTimeout, paramAnswerTimeout, paramCoordinatorTimeout},
+		Name:     "bully",
+		Summary:  "Garcia-Molina's bully election (1982): the highest live id wins",
+		Kinds:    []string{KindElection, KindOK, KindCoordinator, KindHeartbeat},
+		Routine:  []string{KindHeartbeat},
+		Params:   []Param{paramHeartbeat, paramTimeout, paramAnswerTimeout, paramCoordinatorTimeout},
+		Recovers: true,
+		Winner:   Highest,
+		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "yynnnnn",
+			Why: "a node that hears nothing from the higher ids — recovered, cut off, slow, paused — declares itself while they lead"}},
 		New: func(id ID, c *Cluster) Node {
 			return NewBully(id, c)
 		},

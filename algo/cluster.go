@@ -14,6 +14,7 @@ type Cluster struct {
 	Sorted   []ID          // the same ids, ascending
 	MaxDelay time.Duration // the largest network delay configured at the start of the run
 	Params   Params        // the parameters set explicitly; the rest take their defaults
+	Topology *Topology     // the edges messages may travel: complete unless the run says otherwise
 	ringPos  []int32       // ringPos[i] is the position in Ring of Sorted[i]
 	contig   bool          // Sorted is Sorted[0], Sorted[0]+1, ...: an id's index is arithmetic
 	byID     []int32       // id → index+1, when ids have gaps but are small enough for a table
@@ -41,8 +42,15 @@ func sharedConfig[T any](c *Cluster, key string, build func(*Cluster) *T) *T {
 	return v
 }
 
-// NewCluster checks that ids are distinct and positive and returns the cluster they form.
+// NewCluster checks that ids are distinct and positive and returns the cluster they form, with
+// the complete topology: every node may send to every other.
 func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, error) {
+	return NewClusterOn(ring, Complete, maxDelay, params)
+}
+
+// NewClusterOn is NewCluster with the topology called topology (TopologyNames; "" is complete)
+// laid over the ids in ring order.
+func NewClusterOn(ring []ID, topology string, maxDelay time.Duration, params Params) (*Cluster, error) {
 	if len(ring) == 0 {
 		return nil, fmt.Errorf("algo: a cluster needs at least one node")
 	}
@@ -68,6 +76,11 @@ func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, err
 	for pos, id := range ring {
 		c.ringPos[c.Index(id)] = int32(pos)
 	}
+	t, err := newTopology(topology, c)
+	if err != nil {
+		return nil, err
+	}
+	c.Topology = t
 	return c, nil
 }
 

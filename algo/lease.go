@@ -122,6 +122,11 @@ func leaseInfo() *Info {
 			{Key: "fencing", Kind: SwitchParam, Default: "on", Help: "the resource rejects a write whose token is lower than one it accepted"},
 			{Key: "margin", Kind: DurationParam, Default: "0", Help: "the holder gives its lease up this long before the ttl runs out by its clock: room for clocks that drift"},
 		},
+		Recovers: true,
+		Guarantees: []Guarantee{
+			{Property: "at-most-one-leader", Faults: "yyyyyny", Why: "a holder paused past its lease still believes it holds it when it wakes"},
+			{Property: "no-stale-write", Faults: "yyyyyyy", Why: "the resource refuses a write with a token older than one it has seen"},
+			{Property: "no-stale-write", Params: []string{"fencing=off"}, Faults: "y----n-", Why: "without fencing, a paused holder's late write lands after its successor's"}},
 		New: func(id ID, c *Cluster) Node { return NewLease(id, c) },
 		Validate: func(c *Cluster) error {
 			if len(c.Sorted) < 3 {

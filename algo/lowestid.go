@@ -50,6 +50,10 @@ func lowestIDInfo() *Info {
 			{Key: "timeout", Kind: DurationParam, Default: "150ms",
 				Help: "a node leaves my view after this long without a HEARTBEAT; a booting node listens this long before choosing"},
 		},
+		Recovers: true,
+		Winner:   Lowest,
+		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "yyynnn-",
+			Why: "a node that stops hearing the lower ids — cut off, slow, paused — leads while they do"}},
 		New: func(id ID, c *Cluster) Node { return NewLowestID(id, c) },
 		Warnings: func(c *Cluster) []string {
 			cfg := newLowestIDConfig(c)

@@ -1,8 +1,10 @@
 package algo
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -18,6 +20,11 @@ type Message struct {
 	Value    ID     // the candidate, leader or id the message carries, when its kind carries one
 	Term     uint64 // round or term; 0 where the algorithm has none
 	Flag     bool   // a yes/no the kind carries, e.g. "vote granted"
+	// Phase and Hop are what the ring catalog carries besides an id: the phase (or round) a
+	// message belongs to and how many hops it has gone. 0 where the algorithm has none. A
+	// field added here must be written by AppendTo, shown by Label, carried by the engine.
+	Phase uint32
+	Hop   uint32
 }
 
 // String is the one-line description of a message used by logs, the TUI and golden files:
@@ -26,11 +33,22 @@ func (m Message) String() string {
 	return fmt.Sprintf("%s %d→%d", m.Label(), m.From, m.To)
 }
 
-// Label is the message without its ends: "ELECTION(3) t2 ✓".
+// Label is the message without its ends: "ELECTION(3) t2 ✓", "PROBE(7, phase 2, hop 3)". A
+// phase or hop of 0 is not shown.
 func (m Message) Label() string {
 	s := m.Kind
+	var in []string
 	if m.Value != 0 {
-		s += fmt.Sprintf("(%d)", m.Value)
+		in = append(in, fmt.Sprintf("%d", m.Value))
+	}
+	if m.Phase != 0 {
+		in = append(in, fmt.Sprintf("phase %d", m.Phase))
+	}
+	if m.Hop != 0 {
+		in = append(in, fmt.Sprintf("hop %d", m.Hop))
+	}
+	if len(in) > 0 {
+		s += "(" + strings.Join(in, ", ") + ")"
 	}
 	if m.Term != 0 {
 		s += fmt.Sprintf(" t%d", m.Term)
@@ -39,6 +57,26 @@ func (m Message) Label() string {
 		s += " ✓"
 	}
 	return s
+}
+
+// AppendTo appends the message's canonical encoding to b — every field, each self-delimiting, in
+// a fixed order — and returns the extended slice. Two messages have equal encodings exactly when
+// they are equal: what an explorer fingerprints messages in flight with, and what a node's
+// AppendState writes for a message it keeps.
+func (m Message) AppendTo(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(m.Kind)))
+	b = append(b, m.Kind...)
+	b = binary.AppendVarint(b, int64(m.From))
+	b = binary.AppendVarint(b, int64(m.To))
+	b = binary.AppendVarint(b, int64(m.Value))
+	b = binary.AppendUvarint(b, m.Term)
+	if m.Flag {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(m.Phase))
+	return binary.AppendUvarint(b, uint64(m.Hop))
 }
 
 // Env is everything a node may do. The engine implements it; a node must not keep it beyond the

@@ -85,6 +85,10 @@ func raftInfo() *Info {
 			{Key: "check-quorum", Kind: SwitchParam, Default: "off",
 				Help: "a leader that has not heard from a majority within election-timeout's low end steps down"},
 		},
+		Recovers: true,
+		Guarantees: []Guarantee{
+			{Property: "one-leader-per-term", Faults: "yyyyyyy", Why: "a leader needs a majority's votes, and a node votes once a term"},
+			{Property: "at-most-one-leader", Faults: "y--n-n-", Why: "an old leader cut off or paused still believes it leads while a newer term elects another"}},
 		New: func(id ID, c *Cluster) Node { return NewRaft(id, c) },
 		Warnings: func(c *Cluster) []string {
 			return raftWarnings(newRaftConfig(c), c.MaxDelay)

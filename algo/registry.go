@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Info describes an algorithm in the registry.
@@ -33,6 +34,69 @@ type Info struct {
 	// the size n of its cluster — a table with an entry for every node, say — and what they are.
 	// The engine counts them in a run's memory, which it bounds.
 	NodeMemory func(n int) (bytes int64, what string)
+
+	// What the algorithm declares about itself, which the tools and their tests read instead of
+	// knowing algorithms by name (docs/writing-an-algorithm.md):
+
+	// Topologies names the topologies it runs on (TopologyNames), its usual one first; none
+	// means the complete graph only. A run on another is refused, naming these.
+	Topologies []string
+	// Recovers says it elects a leader again once faults end: it notices a failed leader and
+	// mends what crashes, partitions, pauses and loss did, so that eventual-leader holds after
+	// the last fault heals. The classical ring algorithms assume nothing fails, and do not.
+	Recovers bool
+	// Winner is the leader a run without faults elects: the highest id, the lowest, or any one.
+	Winner Winner
+	// Guarantees are the properties it promises and the faults each survives: its rows of the
+	// property matrix (electsim check --matrix), which the checker's tests hold it to.
+	Guarantees []Guarantee
+	// Theory, if set, is what the papers say one election costs (electsim bench); nil says the
+	// algorithm has none to give.
+	Theory *Theory
+}
+
+// Winner is the leader an algorithm elects when nothing fails.
+type Winner uint8
+
+// The winners an algorithm can declare.
+const (
+	AnyWinner Winner = iota // some node, which one is not promised (Raft, a lease, Itai–Rodeh)
+	Highest                 // the highest id
+	Lowest                  // the lowest id
+)
+
+// Guarantee is one row of the property matrix: a property the algorithm is judged by, with some
+// parameters, and what the theory says of it under each fault class.
+type Guarantee struct {
+	Property string   // "at-most-one-leader", or one of the algorithm's own Monitors
+	Params   []string // "key=value" settings the row runs with, beyond the defaults
+	// Faults is the theory by column of the matrix — none, crash, crash+recover, partition,
+	// delay spike, pause, loss — one character each: 'y' it holds, 'n' some schedule breaks
+	// it, '-' the theory leaves it open (the cell is measured, not asserted).
+	Faults string
+	// Why says, in a sentence, why it breaks where it does (docs and the matrix's notes).
+	Why string
+}
+
+// Theory is what the papers say one failure-free election costs among n nodes, for bench to
+// show beside what it measures.
+type Theory struct {
+	// Bound is the formula, as people write it: "8n(1 + ⌈log₂ n⌉)".
+	Bound string
+	// Messages is its value for n nodes: an upper bound, or for a randomised algorithm the
+	// expected count.
+	Messages func(n int) float64
+	// Expected marks Messages as a mean over random draws, not a bound every run keeps.
+	Expected bool
+	// Rounds, if set, is the expected number of rounds (a randomised algorithm's), with
+	// RoundsBound its formula.
+	Rounds      func(n int) float64
+	RoundsBound string
+	// WorstIDs, if set, arranges ids 1..n in a ring order that costs many messages — the
+	// worst case, or a bad one the theory names — for bench to measure beside random rings;
+	// WorstName says what it is ("bit-reversed ids").
+	WorstIDs  func(n int) []ID
+	WorstName string
 }
 
 // Monitor is a property an algorithm brings with it, judged on the messages its nodes send.
@@ -58,9 +122,45 @@ func (a *Info) IsRoutine(kind string) bool {
 	return slices.Contains(a.Routine, kind)
 }
 
-// Algorithms returns every registered algorithm, in the order they are taught.
+// Algorithms returns every registered algorithm: electsim's own, in the order they are taught,
+// then those added with Register, in the order they were.
 func Algorithms() []*Info {
-	return []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo()}
+	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo()}
+	registered.Lock()
+	defer registered.Unlock()
+	return append(list, registered.list...)
+}
+
+// registered holds the algorithms added with Register. It is the registry's one piece of
+// package-level mutable state (docs/architecture.md, "The registry"): written by Register
+// before any run starts — from an init function, or a test's TestMain — and only read after.
+var registered struct {
+	sync.Mutex
+	list []*Info
+}
+
+// Register adds algorithm a to the registry, after electsim's own: every tool — run, the TUI,
+// check and its matrix, bench, the algorithms list — then offers it. It is how a package of
+// algorithms outside algo/ joins, from its init function, and how a test adds a throwaway one
+// (docs/writing-an-algorithm.md). It returns a function that removes a again, for a test to
+// leave the registry as it found it. Register panics when a has no name or no New, or its name
+// is taken: a mistake in the program, found when it starts.
+func Register(a *Info) (unregister func()) {
+	if a == nil || a.Name == "" || a.New == nil {
+		panic("algo: Register of an algorithm without a name or a New")
+	}
+	if slices.Contains(Names(), a.Name) {
+		panic(fmt.Sprintf("algo: Register of %q, a name already registered", a.Name))
+	}
+	registered.Lock()
+	defer registered.Unlock()
+	registered.list = append(registered.list, a)
+	return func() {
+		registered.Lock()
+		defer registered.Unlock()
+		registered.list = slices.DeleteFunc(registered.list, func(x *Info) bool { return x == a })
+	}
 }
 
 // Names returns the registered algorithms' names.

@@ -34,6 +34,9 @@ import (
 // With `set ack off` the first goes — no ACKs, no skipping — and the node is the paper's: what
 // `electsim bench` measures, and what a dead successor stops.
 //
+// On the ring topology a node can send to its successor alone, so it is the paper's algorithm
+// there: no ACKs (`set ack on` is refused), no heartbeats, one election from boot.
+//
 // The leader sends HEARTBEAT to every node, as in Bully. The rules are those of
 // docs/algorithms.md (Ring); each method quotes the rule it implements.
 type Ring struct {
@@ -72,6 +75,10 @@ type ringConfig struct {
 	heartbeat, timeout, answer, election time.Duration
 	suspicion                            time.Duration // how long a successor that did not ACK is skipped
 	ack                                  bool          // hops are acknowledged, and dead successors skipped
+	// watch: the leader sends HEARTBEAT to every node and followers watch for it. Only on the
+	// complete topology: on a ring a node can send to its successor alone, and runs the paper's
+	// algorithm — no ACKs, no heartbeats — which elects once and assumes nothing fails.
+	watch bool
 }
 
 func ringInfo() *Info {
@@ -86,7 +93,18 @@ func ringInfo() *Info {
 			{Key: "election-timeout", Kind: DurationParam, Default: "(2n+2) × the max delay",
 				Help: "a participant that sees no ELECTED for this long starts the election again"},
 			{Key: "ack", Kind: SwitchParam, Default: "on",
-				Help: "off: no ACKs — the paper's algorithm, which assumes no node fails; a dead successor stops the election until election-timeout"}},
+				Help: "off: no ACKs — the paper's algorithm, which assumes no node fails; a dead successor stops the election until election-timeout (off, and no heartbeats, on the ring topology)"}},
+		Topologies: []string{Complete, UniRing},
+		Validate: func(c *Cluster) error {
+			if v, ok := c.Params["ack"]; ok && v.On && !c.Topology.IsComplete() {
+				return fmt.Errorf("ring: ack on needs the complete topology (a node that skips a dead successor sends to a node that is not its neighbour); on the %s topology ack is off", c.Topology.Name())
+			}
+			return nil
+		},
+		Recovers: true,
+		Winner:   Highest,
+		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "yynnnn-",
+			Why: "an election round a part of the ring elects a leader there while the old one still leads elsewhere"}},
 		New: func(id ID, c *Cluster) Node { return NewRing(id, c) },
 		Warnings: func(c *Cluster) []string {
 			cfg := newRingConfig(c)
@@ -113,7 +131,8 @@ func makeRingConfig(c *Cluster) *ringConfig {
 		answer:    p.Duration("answer-timeout", 50*time.Millisecond),
 		// Long enough for the highest id to go round (n hops) and ELECTED after it (n hops).
 		election: p.Duration("election-timeout", time.Duration(2*len(c.Ring)+2)*max(c.MaxDelay, time.Millisecond)),
-		ack:      p.Switch("ack", true),
+		ack:      p.Switch("ack", c.Topology.IsComplete()),
+		watch:    c.Topology.IsComplete(),
 	}
 	// Long enough to skip past every other node once; at least a few follower timeouts.
 	cfg.suspicion = max(4*cfg.timeout, time.Duration(len(c.Ring)+1)*cfg.answer)
@@ -228,7 +247,9 @@ func (r *Ring) onElection(env Env, x ID, round uint64) {
 		r.announced.add(r.id)
 		r.status, r.leader = Leader, r.id
 		to := r.pass(env, Message{Kind: KindElected, Value: r.id, Term: r.round})
-		env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
+		if r.cfg.watch {
+			env.SetTimer(timerHeartbeat, r.cfg.heartbeat)
+		}
 		if env.Tracing() {
 			env.Note("%smy ELECTION(%d) came all the way round: I am elected — ELECTED(%d) to %d", why, r.id, r.id, to)
 		}
@@ -349,7 +370,9 @@ func (r *Ring) onElected(env Env, x ID, round uint64) {
 	}
 	env.CancelTimer(timerElection)
 	env.CancelTimer(timerHeartbeat)
-	env.SetTimer(timerSuspect, r.cfg.timeout)
+	if r.cfg.watch {
+		env.SetTimer(timerSuspect, r.cfg.timeout)
+	}
 	r.participant = false
 	r.announced.add(x)
 	r.status, r.leader = Follower, x

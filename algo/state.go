@@ -36,15 +36,8 @@ func appendNodeState(b []byte, st State) []byte {
 	return appendUint(b, st.Term)
 }
 
-// appendMessage writes a message, both ends included.
-func appendMessage(b []byte, m Message) []byte {
-	b = appendString(b, m.Kind)
-	b = appendID(b, m.From)
-	b = appendID(b, m.To)
-	b = appendID(b, m.Value)
-	b = appendUint(b, m.Term)
-	return appendBool(b, m.Flag)
-}
+// appendMessage writes a message, both ends included (Message.AppendTo).
+func appendMessage(b []byte, m Message) []byte { return m.AppendTo(b) }
 
 // appendDeadline writes a deadline as how long is left until it, or 0 once it has passed: all a
 // node asks of a deadline is whether it has passed and, if not, how far off it is.

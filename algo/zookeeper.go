@@ -126,6 +126,11 @@ func zooKeeperInfo() *Info {
 				Help: "predecessor: each candidate watches the znode just below its own; leader: every candidate watches the leader's (the herd effect)"},
 			{Key: "fencing", Kind: SwitchParam, Default: "on", Help: "the data store rejects a write whose token is lower than one it accepted"},
 		},
+		Recovers: true,
+		Guarantees: []Guarantee{
+			{Property: "at-most-one-leader", Faults: "yyyynny", Why: "a leader whose session expired while it was paused, or whose service's answers are late, believes it leads until it hears otherwise"},
+			{Property: "no-stale-write", Faults: "yyyyyyy", Why: "the data store refuses a write whose znode number is older than one it has accepted"},
+			{Property: "no-stale-write", Params: []string{"fencing=off"}, Faults: "y----n-", Why: "without fencing, a paused leader's late write lands after its successor's"}},
 		New: func(id ID, c *Cluster) Node { return NewZooKeeper(id, c) },
 		Validate: func(c *Cluster) error {
 			if len(c.Sorted) < 2 {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/sim"
 	"electsim/sim/bench"
@@ -74,13 +75,25 @@ func WriteBenchTable(w io.Writer, p Palette, rows []bench.Result) {
 
 // benchRow is one run's row of the table.
 func benchRow(r *bench.Result, kinds []string, theory bool) []string {
-	row := []string{human.Thousands(int64(r.Nodes)), r.Engine.String()}
+	engine := r.Engine.String()
+	if r.Worst {
+		engine += ", " + worstName(r.Algorithm)
+	}
+	row := []string{human.Thousands(int64(r.Nodes)), engine}
 	notRun := r.Steps == 0 && r.Stopped != ""
 	for _, k := range kinds {
 		th, ok := r.TheoryOf(k)
 		if notRun {
 			row = append(row, "—")
-			if theory {
+			switch {
+			case !theory:
+			case th.Bound > 0:
+				row = append(row, "≤ "+human.Thousands(th.Bound))
+			case th.Exact < 0 && th.Mean > 0:
+				row = append(row, "≈ "+meanText(th.Mean))
+			case th.Exact < 0:
+				row = append(row, "—")
+			default:
 				row = append(row, human.Thousands(th.Exact))
 			}
 			continue
@@ -90,6 +103,14 @@ func benchRow(r *bench.Result, kinds []string, theory bool) []string {
 		switch {
 		case !theory:
 		case !ok:
+			row = append(row, "—")
+		case th.Bound > 0 && got <= th.Bound:
+			row = append(row, "≤ "+human.Thousands(th.Bound)+" ✓")
+		case th.Bound > 0:
+			row = append(row, "≤ "+human.Thousands(th.Bound)+" ✗")
+		case th.Exact < 0 && th.Mean > 0:
+			row = append(row, "≈ "+meanText(th.Mean))
+		case th.Exact < 0:
 			row = append(row, "—")
 		case th.Exact == got:
 			row = append(row, human.Thousands(th.Exact)+" ✓")
@@ -120,8 +141,21 @@ func benchNotes(r *bench.Result, firstEngine sim.Engine) []string {
 	default:
 		notes = append(notes, fmt.Sprintf("%s nodes, %s: stopped — %s", nodes, r.Engine, r.Stopped))
 	}
+	if r.Runs > 1 && r.Engine == firstEngine {
+		n := fmt.Sprintf("%s nodes: over %s seeds, %s messages on average", nodes, human.Thousands(int64(r.Runs)), meanText(r.MeanSent))
+		if th, ok := r.TheoryOf(bench.AllKinds); ok && th.Mean > 0 {
+			n += " (expected " + meanText(th.Mean) + ")"
+		}
+		if r.MeanPhases > 0 {
+			n += fmt.Sprintf(", %s rounds", meanText(r.MeanPhases))
+			if th, ok := r.TheoryOf(bench.Phases); ok && th.Mean > 0 {
+				n += " (expected " + meanText(th.Mean) + ")"
+			}
+		}
+		notes = append(notes, n)
+	}
 	for _, th := range r.Theory {
-		if th.Mean > 0 && r.Engine == firstEngine {
+		if th.Mean > 0 && th.Exact >= 0 && r.Engine == firstEngine {
 			notes = append(notes, fmt.Sprintf("%s nodes: %s %s — this ring's exact count; n·H_n = %s on average",
 				nodes, human.Thousands(th.Exact), th.Kind, human.Thousands(int64(th.Mean+0.5))))
 		}
@@ -144,6 +178,22 @@ func benchKinds(r bench.Result) []string {
 		}
 	}
 	return kinds
+}
+
+// worstName is what algorithm name calls its worst-case ring order.
+func worstName(name string) string {
+	if a, err := algo.Lookup(name); err == nil && a.Theory != nil && a.Theory.WorstName != "" {
+		return a.Theory.WorstName
+	}
+	return "worst-case ids"
+}
+
+// meanText writes a mean: to two decimals below 10, else whole, with thousands separated.
+func meanText(x float64) string {
+	if x < 10 {
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return human.Thousands(int64(x + 0.5))
 }
 
 // writeColumns writes rows as right-aligned columns (the first two left-aligned).

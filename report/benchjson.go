@@ -32,6 +32,11 @@ type benchResultJSON struct {
 	LeaderAtMS *float64                   `json:"leader_at_ms"`
 	Steps      int                        `json:"steps"`
 	Stopped    string                     `json:"stopped,omitempty"`
+	Worst      bool                       `json:"worst_ids,omitempty"`
+	Phases     uint32                     `json:"phases,omitempty"`
+	Runs       int                        `json:"runs,omitempty"`
+	MeanSent   float64                    `json:"mean_messages,omitempty"`
+	MeanPhases float64                    `json:"mean_phases,omitempty"`
 	WallMS     float64                    `json:"wall_ms"`
 	PerSecond  float64                    `json:"delivered_per_second"`
 	PeakHeap   uint64                     `json:"peak_heap_bytes"`
@@ -46,6 +51,7 @@ type messagesSentDeliveredJSON struct {
 type benchTheoryJSON struct {
 	Exact   int64    `json:"exact"`
 	Mean    *float64 `json:"mean,omitempty"`
+	Bound   int64    `json:"bound,omitempty"`
 	Formula string   `json:"formula"`
 }
 
@@ -58,13 +64,14 @@ func WriteBenchJSON(w io.Writer, results []bench.Result) error {
 			Messages: messagesSentDeliveredJSON{Sent: counts{r.Kinds, r.Sent}, Delivered: counts{r.Kinds, r.Delivered}},
 			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
 			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
-			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS}
+			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS,
+			Worst: r.Worst, Phases: r.Phases, Runs: r.Runs, MeanSent: r.MeanSent, MeanPhases: r.MeanPhases}
 		if r.Leader != 0 {
 			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
 			j.Leader, j.LeaderAtMS = &leader, &at
 		}
 		for _, th := range r.Theory {
-			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note}
+			tj := benchTheoryJSON{Exact: th.Exact, Formula: th.Note, Bound: th.Bound}
 			if th.Mean > 0 {
 				mean := th.Mean
 				tj.Mean = &mean

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -17,8 +18,12 @@ import (
 // faults and the property, then the runs and how long each is, the network and the parameters.
 func WriteCheckHeading(w io.Writer, p Palette, c *check.Check, faults check.Faults, runs int) {
 	cfg := c.Base()
+	nodes := nodesText(cfg.IDs)
+	if cfg.Topology != "" && cfg.Topology != algo.Complete {
+		nodes += " · " + cfg.Topology + " topology"
+	}
 	fmt.Fprintln(w, p.Bold(fmt.Sprintf("electsim check · %s · %s · faults: %s · property: %s",
-		cfg.Algorithm.Name, nodesText(cfg.IDs), faults, c.Property())))
+		cfg.Algorithm.Name, nodes, faults, c.Property())))
 	parts := []string{
 		fmt.Sprintf("%s from seed %d", human.Plural(runs, "run"), cfg.Seed),
 		fmt.Sprintf("each %s: faults in the first %s, then %s to settle",

@@ -37,6 +37,9 @@ func WriteAlgorithms(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s — %s\n", a.Name, a.Summary)
 		fmt.Fprintf(w, "  messages    %s\n", strings.Join(a.Kinds, ", "))
+		if tops := a.TopologyList(); len(tops) > 1 || tops[0] != algo.Complete {
+			fmt.Fprintf(w, "  topologies  %s\n", strings.Join(tops, ", "))
+		}
 		for j, p := range a.Params {
 			label := ""
 			if j == 0 {

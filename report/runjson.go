@@ -19,6 +19,7 @@ type RunJSON struct {
 	Algorithm    string            `json:"algorithm"`
 	Engine       string            `json:"engine"`
 	IDs          []algo.ID         `json:"ids"`
+	Topology     TopologyJSON      `json:"topology"`
 	Seed         uint64            `json:"seed"`
 	EndMS        float64           `json:"end_ms"`
 	Steps        int               `json:"steps"`
@@ -27,6 +28,14 @@ type RunJSON struct {
 	Metrics      metricsJSON       `json:"metrics"`
 	Violations   []ViolationJSON   `json:"violations"`
 	Expectations []ExpectationJSON `json:"expectations"`
+}
+
+// TopologyJSON is a run's topology: its name and, unless it is the complete graph (every pair),
+// its edges — [a, b] lets a send to b on a directed topology (a ring's go round in ring order),
+// and each send to the other on an undirected one.
+type TopologyJSON struct {
+	Name  string       `json:"name"`
+	Edges [][2]algo.ID `json:"edges,omitempty"`
 }
 
 type messagesJSON struct {
@@ -123,7 +132,8 @@ func msOf[D ~int64](d D) float64 { return float64(d) / 1e6 }
 func RunJSONOf(scenario *string, sum sim.Summary, results []scenarios.Result) RunJSON {
 	out := RunJSON{
 		Scenario: scenario, Algorithm: sum.Algorithm, Engine: sum.Engine.String(), IDs: sum.IDs,
-		Seed: sum.Seed, EndMS: msOf(sum.End), Steps: sum.Steps,
+		Topology: TopologyJSON{Name: sum.Topology, Edges: sum.Edges},
+		Seed:     sum.Seed, EndMS: msOf(sum.End), Steps: sum.Steps,
 		Messages: messagesJSON{
 			Sent:      counts{sum.Kinds, sum.Sent},
 			Delivered: counts{sum.Kinds, sum.Delivered},

@@ -14,10 +14,14 @@ import (
 )
 
 // Setup writes a run's setup in one line: "bully · 5 nodes (1..5) · seed 1 · delay 5ms..15ms ·
-// run 5s · goroutine engine", with the loss, the order of delivery, the nodes' roles and the
-// parameters set when they are not the defaults.
+// run 5s · goroutine engine", with the topology, the loss, the order of delivery, the nodes'
+// roles and the parameters set when they are not the defaults.
 func Setup(cfg sim.Config) string {
-	parts := []string{cfg.Algorithm.Name, nodesText(cfg.IDs), fmt.Sprintf("seed %d", cfg.Seed)}
+	parts := []string{cfg.Algorithm.Name, nodesText(cfg.IDs)}
+	if cfg.Topology != "" && cfg.Topology != algo.Complete {
+		parts = append(parts, cfg.Topology+" topology")
+	}
+	parts = append(parts, fmt.Sprintf("seed %d", cfg.Seed))
 	parts = append(parts, networkParts(cfg.Network)...)
 	if cfg.Algorithm.Roles != nil {
 		if cl, err := cfg.Cluster(); err == nil {

@@ -96,8 +96,7 @@ func effects(recs []sim.Record, actor algo.ID, info *algo.Info, st Styler, notes
 		case sim.RecSend:
 			var g *group
 			for _, x := range groups {
-				if x.msg.Kind == r.Msg.Kind && x.msg.Value == r.Msg.Value && x.msg.Term == r.Msg.Term &&
-					x.msg.Flag == r.Msg.Flag && x.reason == r.Reason {
+				if sameContent(x.msg, r.Msg) && x.reason == r.Reason {
 					g = x
 				}
 			}
@@ -207,4 +206,10 @@ func StatusGlyph(s sim.Status) string {
 		return "‖"
 	}
 	return "●"
+}
+
+// sameContent reports whether a and b say the same thing, whoever sent them to whom.
+func sameContent(a, b algo.Message) bool {
+	a.From, a.To, b.From, b.To = 0, 0, 0, 0
+	return a == b
 }

@@ -80,6 +80,12 @@ func AppendJSON(b []byte, r *sim.Record) []byte {
 		if r.Msg.Flag {
 			b = append(b, `,"flag":true`...)
 		}
+		if r.Msg.Phase != 0 {
+			num("phase", int64(r.Msg.Phase))
+		}
+		if r.Msg.Hop != 0 {
+			num("hop", int64(r.Msg.Hop))
+		}
 	}
 	switch r.Type {
 	case sim.RecBoot:

@@ -35,6 +35,9 @@ func Format(s *Scenario) string {
 		fifo = "off"
 	}
 	line("fifo", fifo)
+	if s.Topology != "" {
+		line("topology", s.Topology)
+	}
 	if info, err := s.Info(); err == nil {
 		for _, p := range s.Params {
 			param, _ := info.Param(p.Key)

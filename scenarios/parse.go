@@ -42,7 +42,7 @@ func (l ErrorList) Count() int {
 }
 
 // directives lists the words a line can start with, for error messages.
-const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, set, run, at, expect"
+const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, topology, set, run, at, expect"
 
 // Parse reads a scenario. file names it in errors, and gives the scenario its name (the base
 // name without .scn). Every mistake is reported, as an ErrorList, each with its line and
@@ -124,6 +124,17 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 		if cl, err := algo.NewCluster(sc.IDs, sc.Delay.Max, nil); err == nil {
 			if err := info.Validate(cl); err != nil {
 				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error()})
+			}
+		}
+	}
+	if info != nil && o == nil {
+		if err := info.CheckTopology(sc.TopologyFor(info)); err != nil {
+			line, ok := p.seen["topology"]
+			if !ok {
+				line = p.seen["algo"]
+			}
+			if line > 0 {
+				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error() + ": write topology " + info.TopologyList()[0]})
 			}
 		}
 	}
@@ -348,6 +359,16 @@ func (p *fileParser) header(lp *parser) {
 				lp.fail(v, "expected on or off, got %q", v.text)
 			}
 		}
+	case "topology":
+		v := lp.word("a topology (" + strings.Join(algo.TopologyNames(), ", ") + ")")
+		if v != nil && p.once(lp, t) {
+			if err := algo.CheckTopology(v.text); err != nil {
+				lp.fail(v, "%v", err)
+				return
+			}
+			sc.Topology = v.text
+		}
+		lp.end()
 	case "run":
 		if !p.once(lp, t) {
 			return

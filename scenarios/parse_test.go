@@ -132,7 +132,7 @@ set heartbeat 50ms
 		"bad.scn:15:17: bully sends no VOTE (its kinds are ELECTION, OK, COORDINATOR, HEARTBEAT)",
 		"bad.scn:16:8: bully has no terms, so one-leader-per-term does not apply to it",
 		`bad.scn:17:8: unknown expectation "happiness" (expected leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, at-most-one-leader, agreement, violation PROPERTY)`,
-		`bad.scn:18:1: unknown directive "frobnicate" (expected title, algo, nodes, ids, seed, delay, drop, fifo, set, run, at, expect)`,
+		`bad.scn:18:1: unknown directive "frobnicate" (expected title, algo, nodes, ids, seed, delay, drop, fifo, topology, set, run, at, expect)`,
 		"bad.scn:19:7: the delay of one link is an action: write it as at 0ms delay 1->2 ...",
 		"bad.scn:20:1: run given twice (first at line 9)",
 		`bad.scn:21:4: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-1ms"`,
@@ -372,5 +372,38 @@ func TestNotAScenario(t *testing.T) {
 	}
 	if _, err := Parse("bom.scn", []byte("\ufeffalgo ring\nnodes 3\n")); err != nil {
 		t.Errorf("byte order mark: %v", err)
+	}
+}
+
+// A topology line is read, written back only when given, and checked against the algorithm:
+// a wrong one, or an algorithm that does not run on it, is a mistake at its line.
+func TestParseTopology(t *testing.T) {
+	sc, err := Parse("t.scn", []byte("algo ring\nnodes 3\ntopology ring\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Topology != "ring" || sc.Config().Topology != "ring" {
+		t.Errorf("topology %q, config's %q", sc.Topology, sc.Config().Topology)
+	}
+	if !strings.Contains(Format(sc), "\ntopology ring\n") {
+		t.Errorf("Format leaves the topology out:\n%s", Format(sc))
+	}
+	back, err := Parse("t.scn", []byte(Format(sc)))
+	if err != nil || back.Topology != "ring" {
+		t.Errorf("round trip: %v, %q", err, back.Topology)
+	}
+	plain, _ := Parse("t.scn", []byte("algo ring\nnodes 3\n"))
+	if plain.Topology != "" || strings.Contains(Format(plain), "topology") || plain.Config().Topology != "" {
+		t.Errorf("no topology line: %q, config's %q, formatted:\n%s", plain.Topology, plain.Config().Topology, Format(plain))
+	}
+	for src, want := range map[string]string{
+		"algo ring\nnodes 3\ntopology torus\n":    `t.scn:3:10: unknown topology "torus" (choose one of complete, ring, bi-ring)`,
+		"algo bully\nnodes 3\ntopology ring\n":    "t.scn:3:1: bully does not run on the ring topology: it runs on complete",
+		"algo ring\ntopology ring\ntopology ring": "t.scn:3:1: topology given twice (first at line 2)",
+	} {
+		_, err := Parse("t.scn", []byte(src))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", src, err, want)
+		}
 	}
 }

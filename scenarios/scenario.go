@@ -23,8 +23,11 @@ type Scenario struct {
 	Delay     network.Delay
 	Drop      float64 // percent
 	FIFO      bool
-	Params    []Setting // in the order given
-	RunFor    time.Duration
+	// Topology is the `topology` line's: the edges messages may travel (algo.TopologyNames);
+	// "" when the file has none, and the run takes its algorithm's usual one.
+	Topology string
+	Params   []Setting // in the order given
+	RunFor   time.Duration
 
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
@@ -92,8 +95,17 @@ func (s *Scenario) Config() sim.Config {
 	return sim.Config{
 		Algorithm: info, IDs: slices.Clone(s.IDs), Params: params, Seed: s.Seed,
 		Network: network.Config{Delay: s.Delay, Drop: s.Drop / 100, FIFO: s.FIFO},
-		Actions: actions, RunFor: s.RunFor,
+		Actions: actions, RunFor: s.RunFor, Topology: s.TopologyFor(info),
 	}
+}
+
+// TopologyFor returns the topology a run of algorithm a on the scenario takes: its own when it
+// names one, else a's usual one (sim.DefaultTopology).
+func (s *Scenario) TopologyFor(a *algo.Info) string {
+	if s.Topology != "" {
+		return s.Topology
+	}
+	return sim.DefaultTopology(a)
 }
 
 // FromConfig returns the scenario of the run cfg describes, its actions in the order given:
@@ -107,6 +119,7 @@ func FromConfig(name string, cfg sim.Config) *Scenario {
 	sc.Delay = cfg.Network.Delay
 	sc.Drop = cfg.Network.Drop * 100
 	sc.FIFO = cfg.Network.FIFO
+	sc.Topology = cfg.Topology // "" (the complete graph) writes no topology line
 	for _, k := range cfg.Params.Keys() {
 		sc.Params = append(sc.Params, Setting{Key: k, Value: cfg.Params[k]})
 	}

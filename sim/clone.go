@@ -31,11 +31,11 @@ func (s *Sim) Clone() *Sim {
 	}
 	c := &Sim{
 		// What the run was made from, never changed: shared.
-		cfg: s.cfg, cluster: s.cluster,
+		cfg: s.cfg, cluster: s.cluster, edges: s.edges,
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
-		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, cur: s.cur,
+		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
 		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 

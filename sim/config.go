@@ -54,6 +54,9 @@ type Config struct {
 	// TimerStarts keeps when each node last set each timer, for a picture of the run to show
 	// how much of a timer has run (Sim.AppendTimers): a session being watched sets it.
 	TimerStarts bool
+	// Topology names the edges messages may travel (algo.TopologyNames), laid over IDs in
+	// ring order; "" is the complete graph. The algorithm must run on it (Info.Topologies).
+	Topology string
 
 	// UntilLeader ends the run at its first agreed leader — the end of the step after which
 	// every live node names one live leader — rather than at RunFor, which stays the limit.
@@ -85,7 +88,17 @@ func DefaultConfig(a *algo.Info, n int) Config {
 	for i := range ids {
 		ids[i] = algo.ID(i + 1)
 	}
-	return Config{Algorithm: a, IDs: ids, Seed: 1, Network: network.DefaultConfig(), RunFor: DefaultRunFor}
+	return Config{Algorithm: a, IDs: ids, Seed: 1, Network: network.DefaultConfig(), RunFor: DefaultRunFor,
+		Topology: DefaultTopology(a)}
+}
+
+// DefaultTopology is the topology a run of a takes when none is given: the complete graph when
+// a runs on it, else the first a names.
+func DefaultTopology(a *algo.Info) string {
+	if a.RunsOn(algo.Complete) {
+		return ""
+	}
+	return a.TopologyList()[0]
 }
 
 // Validate says what is wrong with c.
@@ -105,7 +118,10 @@ func (c *Config) validate() (*algo.Cluster, error) {
 	if err := c.Network.Validate(); err != nil {
 		return nil, err
 	}
-	cl, err := algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
+	if err := c.Algorithm.CheckTopology(c.Topology); err != nil {
+		return nil, err
+	}
+	cl, err := c.Cluster()
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +147,7 @@ func (c *Config) validate() (*algo.Cluster, error) {
 
 // Cluster returns the cluster c describes, as its nodes will see it.
 func (c *Config) Cluster() (*algo.Cluster, error) {
-	return algo.NewCluster(c.IDs, c.Network.Delay.Max, c.Params)
+	return algo.NewClusterOn(c.IDs, c.Topology, c.Network.Delay.Max, c.Params)
 }
 
 // Warnings lists the algorithm's timing assumptions that c breaks, with the largest delay

@@ -38,6 +38,7 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	// Field by field: a composite literal is built on the stack first, and the stack of a
 	// node's goroutine is to stay within its first 2KB.
 	o.ord, o.value, o.term, o.to, o.flag = s.q.next(classRuntime), m.Value, m.Term, ti, m.Flag
+	o.phase, o.hop = m.Phase, m.Hop
 	o.kind = s.metrics.kindOf(m.Kind)
 }
 
@@ -65,6 +66,8 @@ type outgoing struct {
 	to    int32  // the receiver's index
 	kind  uint16 // index in the run's kind table
 	flag  bool
+	phase uint32
+	hop   uint32
 }
 
 // flush sends what n sent during its call, in order, with the ordinals taken then: the run is
@@ -86,11 +89,16 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	from, to := s.idOf(n.idx), s.idOf(o.to)
 	s.metrics.sent[o.kind]++
 	s.sent++
+	s.phases = max(s.phases, o.phase)
 	if s.sent >= s.memory.next {
 		s.checkMemory()
 	}
 	if s.monitor.watchers != nil {
 		s.monitor.sent(s.outMessage(from, to, o))
+	}
+	if s.edges != nil && !s.edges.HasEdge(from, to) {
+		s.offEdge(from, to, o)
+		return
 	}
 	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {
@@ -104,14 +112,25 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	// Field by field: a composite literal is built aside and copied.
 	e.kind, e.flag, e.msgKind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
 	e.gen, e.which, e.value, e.term = flightCode(at-s.now), 0, o.value, o.term
+	e.phase, e.hop = o.phase, o.hop
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
 	}
 }
 
+// offEdge stops the run: from sent o to a node it has no edge to. The message goes nowhere.
+//
+//go:noinline
+func (s *Sim) offEdge(from, to algo.ID, o *outgoing) {
+	if s.halted == "" {
+		s.halted = fmt.Sprintf("node %d sent %s to node %d, but the %s topology has no edge %d→%d: %s sends only to a node's neighbours",
+			from, s.outMessage(from, to, o).Label(), to, s.edges.Name(), from, to, s.cfg.Algorithm.Name)
+	}
+}
+
 // outMessage rebuilds the message o that from sent to.
 func (s *Sim) outMessage(from, to algo.ID, o *outgoing) algo.Message {
-	return algo.Message{Kind: s.metrics.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag}
+	return algo.Message{Kind: s.metrics.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag, Phase: o.phase, Hop: o.hop}
 }
 
 // SetTimer arms the node's timer name to fire after the given time, replacing it if armed. The

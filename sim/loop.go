@@ -254,7 +254,7 @@ func (s *Sim) lost(n *nodeRec, e *event) bool { return n.down || s.epochs[n.idx]
 // message rebuilds the message a deliver event carries.
 func (s *Sim) message(e *event) algo.Message {
 	return algo.Message{Kind: s.metrics.kinds[e.msgKind], From: s.idOf(e.from), To: s.idOf(e.node),
-		Value: e.value, Term: e.term, Flag: e.flag}
+		Value: e.value, Term: e.term, Flag: e.flag, Phase: e.phase, Hop: e.hop}
 }
 
 func (s *Sim) fire(n *nodeRec, e *event, baton bool) turn {

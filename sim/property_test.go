@@ -109,12 +109,16 @@ func TestRandomSchedulesRunCleanly(t *testing.T) {
 	}
 }
 
-// After the last fault heals, every algorithm settles on one leader that every live node
-// names — the highest live id for Bully and Ring, the lowest for Lowest-ID, any for Raft (when
-// a majority is live).
+// After the last fault heals, every algorithm that declares it recovers (algo.Info.Recovers)
+// settles on one leader that every live node names — the winner it declares: the highest live
+// id for Bully and Ring, the lowest for Lowest-ID, any for Raft (when a majority is live).
 func TestRandomSchedulesSettle(t *testing.T) {
 	for _, name := range algo.Names() {
 		t.Run(name, func(t *testing.T) {
+			info := lookup(t, name)
+			if !info.Recovers {
+				t.Skipf("%s declares it does not recover after faults; its election without them is TestCatalogElects's", name)
+			}
 			rapid.Check(t, func(t *rapid.T) {
 				n := rapid.IntRange(minNodes(name), 7).Draw(t, "nodes")
 				cfg := sim.DefaultConfig(lookup(t, name), n)
@@ -144,10 +148,10 @@ func TestRandomSchedulesSettle(t *testing.T) {
 					return
 				}
 				want := slices.Max(live)
-				switch name {
-				case "lowest-id":
+				switch {
+				case info.Winner == algo.Lowest:
 					want = slices.Min(live)
-				case "raft":
+				case name == "raft":
 					// Whoever times out first wins; a leader is owed only to a live majority.
 					if len(live) < n/2+1 {
 						return
@@ -156,7 +160,7 @@ func TestRandomSchedulesSettle(t *testing.T) {
 					if want == 0 {
 						want = -1 // none agreed: fail below
 					}
-				case "lease":
+				case name == "lease":
 					// Any live candidate, once the lock service is up; never the lock service
 					// (the second-highest id) or the resource (the highest).
 					if sum.Nodes[n-2].Status == sim.Crashed || slices.Min(live) >= algo.ID(n-1) {
@@ -166,7 +170,7 @@ func TestRandomSchedulesSettle(t *testing.T) {
 					if want == 0 || want >= algo.ID(n-1) {
 						want = -1
 					}
-				case "zookeeper":
+				case name == "zookeeper":
 					// Any live candidate, once the coordination service (the highest id) is up.
 					if sum.Nodes[n-1].Status == sim.Crashed || slices.Min(live) == algo.ID(n) {
 						return
@@ -174,6 +178,10 @@ func TestRandomSchedulesSettle(t *testing.T) {
 					want = sum.Leader
 					if want == 0 || want == algo.ID(n) {
 						want = -1
+					}
+				case info.Winner == algo.AnyWinner:
+					if want = sum.Leader; want == 0 || !slices.Contains(live, want) {
+						want = -1 // none agreed, or not a live node: fail below
 					}
 				}
 				// Per-link overrides from the schedule may remain: heal restores links, not delays.
@@ -191,13 +199,16 @@ func TestRandomSchedulesSettle(t *testing.T) {
 	}
 }
 
-// minNodes is the smallest cluster algorithm name runs on: Lease needs a lock service and a
-// resource besides its candidates.
+// minNodes is the smallest cluster algorithm name runs on, from 2: the smallest its Validate
+// takes (Lease needs a lock service and a resource besides its candidates).
 func minNodes(name string) int {
-	if name == "lease" {
-		return 3
+	info, _ := algo.Lookup(name)
+	for n := 2; ; n++ {
+		cfg := sim.DefaultConfig(info, n)
+		if cfg.Validate() == nil {
+			return n
+		}
 	}
-	return 2
 }
 
 func describeViolations(sum sim.Summary) string {

@@ -31,6 +31,8 @@ type event struct {
 	which   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
 	value   algo.ID
 	term    uint64
+	phase   uint32 // deliver: the message's Phase
+	hop     uint32 // deliver: the message's Hop
 }
 
 // heldDelivery marks a delivery that arrived at a paused node and got through: it waits for the

@@ -15,6 +15,7 @@ import (
 type Sim struct {
 	cfg     Config
 	cluster *algo.Cluster
+	edges   *algo.Topology // the topology when it is not complete: sends off its edges stop the run
 	net     *network.Network
 	netRand *pcgRand   // the network's random source, kept so that Clone can copy it
 	nodes   []nodeRec  // ascending id
@@ -32,6 +33,7 @@ type Sim struct {
 	halted  string // why the run ended before its end time, if it did
 	elected bool   // with UntilLeader: a leader is agreed, so the run is over
 	sent    int64  // messages sent so far, of every kind
+	phases  uint32 // the highest Phase a message sent so far carried
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
@@ -90,6 +92,9 @@ func New(cfg Config) (*Sim, error) {
 	}
 	net.Nodes(cluster.Sorted)
 	s := &Sim{cfg: cfg, cluster: cluster, net: net, netRand: netRand, tracing: cfg.Trace}
+	if !cluster.Topology.IsComplete() {
+		s.edges = cluster.Topology
+	}
 	s.memory = memory{limit: cfg.MaxMemory, next: memCheckEvery}
 	if err := s.memory.checkNodeMemory(&cfg, cluster); err != nil {
 		return nil, err
@@ -169,7 +174,7 @@ func (s *Sim) Run() Summary {
 }
 
 // The default guards against runs that cannot finish (Config.StallSteps, Config.MaxScheduled).
-// Twenty million events hold about 1.3 GB of queue (40 bytes of payload and 24 of key each);
+// Twenty million events hold about 1.4 GB of queue (48 bytes of payload and 24 of key each);
 // Config.MaxMemory bounds the whole run's memory besides.
 const (
 	DefaultStallSteps   = 5_000_000
@@ -197,6 +202,10 @@ func (s *Sim) Now() time.Duration { return s.now }
 
 // Steps returns how many steps have run.
 func (s *Sim) Steps() int { return s.steps }
+
+// Topology returns the run's topology: its name, whether it is directed, its edges (a ring's
+// in ring order, so its direction shows), each node's neighbours. It is shared: do not change it.
+func (s *Sim) Topology() *algo.Topology { return s.cluster.Topology }
 
 // Config returns the configuration the run was made from.
 func (s *Sim) Config() Config { return s.cfg }

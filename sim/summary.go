@@ -92,7 +92,9 @@ type Property struct {
 type Summary struct {
 	Algorithm string
 	Engine    Engine
-	IDs       []algo.ID // ring order
+	IDs       []algo.ID    // ring order
+	Topology  string       // its name: "complete", "ring", "bi-ring"
+	Edges     [][2]algo.ID // its edges (algo.Topology.Edges); nil for the complete graph
 	Seed      uint64
 	End       time.Duration
 	Steps     int
@@ -119,6 +121,10 @@ type Summary struct {
 	// HaltAction is the scenario action the run stopped at because it could not happen — one
 	// naming `leader` at an instant when no node led — when that is why it halted.
 	HaltAction *Action
+
+	// Phases is the highest phase (or round) a message carried (algo.Message.Phase): how many
+	// phases a ring algorithm's election took; 0 for an algorithm without phases.
+	Phases uint32
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -128,15 +134,16 @@ func (s *Sim) Summary() Summary {
 	m := &s.monitor
 	now := s.now
 	sum := Summary{
-		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs),
-		Seed: s.cfg.Seed, End: now, Steps: s.steps,
+		Algorithm: s.cfg.Algorithm.Name, Engine: s.cfg.Engine, IDs: slices.Clone(s.cfg.IDs), Topology: s.cluster.Topology.Name(),
+		Edges: s.cluster.Topology.Edges(),
+		Seed:  s.cfg.Seed, End: now, Steps: s.steps,
 		Kinds: slices.Clone(s.metrics.kinds), Sent: slices.Clone(s.metrics.sent),
 		Delivered: slices.Clone(s.metrics.delivered), Dropped: slices.Clone(s.metrics.dropped),
 		Nodes: s.Nodes(), Leader: m.agreedLeader(),
 		Elections: s.metrics.elections, LeaderChanges: s.metrics.leaderChanges,
 		FirstLeader: m.firstAgreed, SplitBrain: m.splitTotal, Leaderless: m.leaderless,
 		Recoveries: slices.Clone(m.recoveries), Violations: slices.Clone(m.violations),
-		Halted: s.halted, HaltAction: s.haltAction,
+		Halted: s.halted, HaltAction: s.haltAction, Phases: s.phases,
 	}
 	if m.agreed == 0 {
 		sum.Leaderless += now - m.leaderlessFrom

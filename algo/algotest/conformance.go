@@ -98,7 +98,7 @@ func newWalk(info *algo.Info, params algo.Params, pick func(int) int) (*walk, er
 		if info.Validate == nil {
 			break
 		}
-		c, err := algo.NewCluster(ids(lo), maxDelay, params)
+		c, err := algo.NewClusterOn(ids(lo), info.TopologyList()[0], maxDelay, params)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func newWalk(info *algo.Info, params algo.Params, pick func(int) int) (*walk, er
 		j := pick(i + 1)
 		ring[i], ring[j] = ring[j], ring[i]
 	}
-	c, err := algo.NewCluster(ring, maxDelay, params)
+	c, err := algo.NewClusterOn(ring, info.TopologyList()[0], maxDelay, params)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,7 @@ import (
 type benchFlags struct {
 	algos, nodes, engine, seed, budget, procs, svg string
 	json, noColor                                  bool
+	worst                                          bool // a child measuring the worst-case ids
 }
 
 func (f *benchFlags) register(fs *pflag.FlagSet) {
@@ -40,6 +41,8 @@ func (f *benchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.svg, "svg", "", "also draw the Bully and ring message counts against the theory, on log–log axes, as an SVG `FILE`")
 	boolVar(fs, &f.json, "json", "", "print the results as one JSON object on stdout, and no table")
 	boolVar(fs, &f.noColor, "no-color", "", "no colour (also when NO_COLOR is set)")
+	boolVar(fs, &f.worst, "worst", "", "measure the worst-case ring order of ids the algorithm's theory gives")
+	_ = fs.MarkHidden("worst") // the parent passes it to a child; bench measures both orders itself
 }
 
 func benchUsage(fs *pflag.FlagSet) func(io.Writer) {
@@ -80,6 +83,7 @@ type benchPlan struct {
 	seed        uint64
 	maxMessages int64
 	procs       int // GOMAXPROCS for every run; 0: each engine's default (see procsFor)
+	worst       bool
 }
 
 // maxProcs bounds --procs: GOMAXPROCS beyond a few hundred measures nothing but the runtime's
@@ -116,6 +120,7 @@ func (f *benchFlags) plan(fs *pflag.FlagSet) (benchPlan, error) {
 		}
 		b.procs = n
 	}
+	b.worst = f.worst
 	b.sizes = map[string][]int{}
 	for _, name := range b.names {
 		b.sizes[name] = bench.DefaultSizes(name)
@@ -212,14 +217,20 @@ func measureAll(b *benchPlan, asJSON bool, stdout, stderr io.Writer, p report.Pa
 			report.WriteBenchTitle(stdout, p, name)
 		}
 		var rows []bench.Result
+		orders := []bool{false}
+		if info, err := algo.Lookup(name); err == nil && info.Theory != nil && info.Theory.WorstIDs != nil {
+			orders = append(orders, true) // random rings, and the theory's worst case
+		}
 		for _, n := range b.sizes[name] {
-			for _, e := range b.engines {
-				r, err := measureAlone(name, n, b.seed, e, b.maxMessages, b.procsFor(e), stderr, cl)
-				if err != nil {
-					return nil, err
+			for _, worst := range orders {
+				for _, e := range b.engines {
+					r, err := measureAlone(name, n, b.seed, e, worst, b.maxMessages, b.procsFor(e), stderr, cl)
+					if err != nil {
+						return nil, err
+					}
+					rows = append(rows, r)
+					results = append(results, r)
 				}
-				rows = append(rows, r)
-				results = append(results, r)
 			}
 		}
 		if !asJSON {
@@ -236,7 +247,7 @@ func measureChild(b *benchPlan, stdout, stderr io.Writer) error {
 		return fmt.Errorf("a bench child measures one algorithm, size and engine")
 	}
 	name, n, e := b.names[0], b.sizes[b.names[0]][0], b.engines[0]
-	o := bench.Options{MaxMessages: b.maxMessages}
+	o := bench.Options{MaxMessages: b.maxMessages, Worst: b.worst}
 	if isTerminal(stderr) {
 		line := report.NewProgress(stderr, time.Now, 0)
 		o.Progress = func(virtual time.Duration, sent int64) {
@@ -279,13 +290,16 @@ const benchChildEnv = "ELECTSIM_BENCH_CHILD"
 // measureAlone measures one election in a child process with GOMAXPROCS procs, which dies
 // with bench (see interrupt.Cleanup.Run). Progress, on a terminal, is the child's to draw on
 // stderr.
-func measureAlone(name string, n int, seed uint64, e sim.Engine, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
+func measureAlone(name string, n int, seed uint64, e sim.Engine, worst bool, maxMsgs int64, procs int, stderr io.Writer, cl *interrupt.Cleanup) (bench.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return bench.Result{}, fmt.Errorf("bench runs each measurement in a process of its own, but cannot find its own program: %w", err)
 	}
 	cmd := exec.Command(exe, "bench", "--algo", name, "--nodes", strconv.Itoa(n), "--engine", e.String(),
 		"--seed", strconv.FormatUint(seed, 10), "--max-messages", strconv.FormatInt(maxMsgs, 10))
+	if worst {
+		cmd.Args = append(cmd.Args, "--worst")
+	}
 	cmd.Env = append(os.Environ(), benchChildEnv+"=1", "GOMAXPROCS="+strconv.Itoa(procs))
 	cmd.Stderr = stderr
 	var out bytes.Buffer

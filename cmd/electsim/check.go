@@ -266,6 +266,9 @@ func reproduceCommand(fs *pflag.FlagSet, rf *runFlags, cfg sim.Config, faults ch
 	} else if len(cfg.IDs) != scenarios.DefaultNodes {
 		parts = append(parts, fmt.Sprintf("--nodes %d", len(cfg.IDs)))
 	}
+	if fs.Changed("topology") {
+		parts = append(parts, "--topology "+rf.topology)
+	}
 	parts = append(parts, "--faults "+faults.String())
 	if fs.Changed("drift") {
 		parts = append(parts, "--drift "+fs.Lookup("drift").Value.String())

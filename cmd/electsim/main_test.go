@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"electsim/algo"
+	"electsim/algo/algotest/example"
 	"electsim/internal/goldenfile"
 	"electsim/internal/interrupt"
 	"electsim/scenarios"
@@ -30,6 +31,9 @@ func call(args ...string) (int, string, string) {
 // TestMain lets the test binary stand in for electsim when bench runs a measurement in a
 // child process (it runs its own program: here, this binary).
 func TestMain(m *testing.M) {
+	if os.Getenv(throwawayEnv) != "" {
+		algo.Register(example.Info()) // the documented path: a child of TestThrowawayAlgorithm
+	}
 	if os.Getenv(benchChildEnv) != "" || os.Getenv(asElectsim) != "" {
 		os.Exit(electsim(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 	}
@@ -60,6 +64,9 @@ func TestBadInput(t *testing.T) {
 		want string // the whole line on stderr
 	}{
 		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
+		{[]string{"run", "--topology", "torus"}, `electsim run: --topology torus: unknown topology "torus" (choose one of complete, ring, bi-ring)`},
+		{[]string{"run", "--topology", "ring"}, "electsim run: --topology ring: bully does not run on the ring topology: it runs on complete"},
+		{[]string{"run", "--algo", "ring", "--topology", "bi-ring"}, "electsim run: --topology bi-ring: ring does not run on the bi-ring topology: it runs on complete or ring"},
 		{[]string{"run", "--nodes", "0"}, "electsim run: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--nodes", "five"}, "electsim run: --nodes five: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--ids", "3,7,3"}, "electsim run: --ids 3,7,3: node 3 appears twice; ids must be distinct"},
@@ -165,7 +172,8 @@ func TestDemoGolden(t *testing.T) {
 // Bundled scenarios played by name: timeline, narration, summary and expectations.
 func TestScenarioGoldens(t *testing.T) {
 	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
-		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift"} {
+		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift",
+		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
@@ -221,7 +229,7 @@ func TestJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "scenario algorithm engine ids seed end_ms steps messages final metrics violations expectations"
+	want := "scenario algorithm engine ids topology seed end_ms steps messages final metrics violations expectations"
 	if strings.Join(keys, " ") != want {
 		t.Errorf("keys %q, want %q", strings.Join(keys, " "), want)
 	}

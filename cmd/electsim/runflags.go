@@ -24,6 +24,7 @@ const maxNodes = 200_000
 // scenario's own setting only when given.
 type runFlags struct {
 	algo, nodes, ids, seed, delay, drop, fifo, runFor, engine string
+	topology                                                  string
 	sets, ats                                                 []string
 	noColor                                                   bool
 
@@ -38,6 +39,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.delay, "delay", "", "network delay, fixed (10ms) or uniform (5ms..15ms) (default 5ms..15ms)")
 	fs.StringVar(&f.drop, "drop", "", "probability that the network loses a message, e.g. 5% (default 0%)")
 	fs.StringVar(&f.fifo, "fifo", "", "on: links deliver in order; off: a message may overtake another (default on)")
+	fs.StringVar(&f.topology, "topology", "", "the edges messages may travel: "+strings.Join(algo.TopologyNames(), ", ")+", a ring in the order of --ids (default: the algorithm's usual one)")
 	fs.StringArrayVar(&f.sets, "set", nil, "algorithm parameter key=value, e.g. --set timeout=200ms (repeatable)")
 	fs.StringVar(&f.runFor, "run", "", "virtual time to simulate (default 5s)")
 	fs.StringVar(&f.engine, "engine", "", "goroutine (a goroutine per node) or inline (default goroutine)")
@@ -80,7 +82,7 @@ func (b *boolFlag) IsBoolFlag() bool { return true }
 func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config, error) {
 	cfg := sc.Config() // a copy: its parameters and actions are its own
 	for _, set := range []func(*pflag.FlagSet, *sim.Config, *scenarios.Scenario) error{
-		f.applyAlgorithm, f.applyNodes, f.applySetup, f.applyParams, f.applyLength,
+		f.applyAlgorithm, f.applyTopology, f.applyNodes, f.applySetup, f.applyParams, f.applyLength,
 	} {
 		if err := set(fs, &cfg, sc); err != nil {
 			return cfg, err
@@ -119,6 +121,31 @@ func (f *runFlags) applyAlgorithm(fs *pflag.FlagSet, cfg *sim.Config, sc *scenar
 		}
 	}
 	cfg.Algorithm = a
+	return nil
+}
+
+// applyTopology applies --topology; with --algo alone, the run takes the scenario's topology
+// or, when it names none, the new algorithm's usual one. An algorithm that does not run on the
+// topology is a usage error naming what it takes.
+func (f *runFlags) applyTopology(fs *pflag.FlagSet, cfg *sim.Config, sc *scenarios.Scenario) error {
+	switch {
+	case fs.Changed("topology"):
+		if err := algo.CheckTopology(f.topology); err != nil {
+			return usagef("--topology %s: %v", f.topology, err)
+		}
+		cfg.Topology = f.topology
+	case fs.Changed("algo"):
+		cfg.Topology = sc.TopologyFor(cfg.Algorithm)
+	}
+	if err := cfg.Algorithm.CheckTopology(cfg.Topology); err != nil {
+		switch {
+		case fs.Changed("topology"):
+			return usagef("--topology %s: %v", f.topology, err)
+		case fs.Changed("algo"):
+			return usagef("--algo %s: %v (give --topology %s)", f.algo, err, cfg.Algorithm.TopologyList()[0])
+		}
+		return usagef("%v", err)
+	}
 	return nil
 }
 

@@ -89,17 +89,9 @@ type dgView struct {
 }
 
 // msgKey identifies messages that cannot be told apart: same link, same content.
-type msgKey struct {
-	from, to algo.ID
-	kind     string
-	value    algo.ID
-	term     uint64
-	flag     bool
-}
+type msgKey = algo.Message
 
-func keyOf(m algo.Message) msgKey {
-	return msgKey{m.From, m.To, m.Kind, m.Value, m.Term, m.Flag}
-}
+func keyOf(m algo.Message) msgKey { return m }
 
 // newView selects what a diagram shows (see Options).
 func newView(recs []sim.Record, o *Options) *dgView {

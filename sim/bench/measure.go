@@ -29,6 +29,15 @@ type Result struct {
 	Delivered []int64
 	Theory    []Theory
 
+	Worst bool `json:",omitempty"` // the ids in the theory's worst-case ring order, not a random one
+	// Phases is the highest phase (or round) a message carried (sim.Summary.Phases).
+	Phases uint32 `json:",omitempty"`
+	// Runs, MeanSent and MeanPhases: for a randomised algorithm, how many seeds were run (this
+	// one and those after it) and the mean messages and phases over them.
+	Runs       int     `json:",omitempty"`
+	MeanSent   float64 `json:",omitempty"`
+	MeanPhases float64 `json:",omitempty"`
+
 	Leader  algo.ID       // the agreed leader, 0 if none
 	Elected time.Duration // virtual time to the first agreed leader, -1 if none
 	Stopped string        // why the run ended without a leader, if it did
@@ -47,6 +56,9 @@ func (r *Result) Misses() []string {
 	}
 	var miss []string
 	for _, th := range r.Theory {
+		if th.Bound > 0 && th.Kind == AllKinds && sumOf(r.Sent) > th.Bound {
+			miss = append(miss, fmt.Sprintf("%s %s > %s", th.Kind, human.Thousands(sumOf(r.Sent)), human.Thousands(th.Bound)))
+		}
 		if th.Exact < 0 {
 			continue
 		}
@@ -59,8 +71,15 @@ func (r *Result) Misses() []string {
 	return miss
 }
 
-// SentOf returns how many messages of kind the run sent.
+// SentOf returns how many messages of kind the run sent; of AllKinds, every message; of Phases,
+// the highest phase a message carried.
 func (r *Result) SentOf(kind string) int64 {
+	switch kind {
+	case AllKinds:
+		return sumOf(r.Sent)
+	case Phases:
+		return int64(r.Phases)
+	}
 	for i, k := range r.Kinds {
 		if k == kind {
 			return r.Sent[i]
@@ -96,6 +115,8 @@ type Options struct {
 	// MaxMessages ends a run that has sent more messages than this without agreeing on a
 	// leader: Lowest-ID among 100,000 nodes sends 10¹⁰ heartbeats every 50ms. 0: no limit.
 	MaxMessages int64
+	// Worst measures the theory's worst-case ring order of ids (algo.Theory.WorstIDs).
+	Worst bool
 	// Progress, if set, is called now and then while the run goes: its virtual time and the
 	// messages sent so far.
 	Progress func(virtual time.Duration, sent int64)
@@ -105,13 +126,13 @@ type Options struct {
 // run itself is deterministic — its counts depend on name, n and seed only — while the wall
 // time and memory are the machine's.
 func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, error) {
-	cfg, err := Workload(name, n, seed, e)
+	cfg, err := WorkloadOf(name, n, seed, e, o.Worst)
 	if err != nil {
 		return Result{}, err
 	}
 	if why := tooBig(name, &cfg, o); why != "" {
 		k := len(cfg.Algorithm.Kinds)
-		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs), Elected: -1,
+		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: Theories(name, cfg.IDs), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k), Stopped: "not run: " + why}, nil
 	}
 	if o.MaxMessages > 0 {
@@ -119,7 +140,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		// A broadcast can put the whole budget in flight at once, before any check.
 		cfg.MaxScheduled = int(min(o.MaxMessages, int64(sim.DefaultMaxScheduled)))
 	}
-	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Theory: Theories(name, cfg.IDs)}
+	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: Theories(name, cfg.IDs)}
 
 	// What an earlier run in this process left is not this one's — as far as the runtime lets
 	// go of it: electsim bench measures each run in a process of its own.
@@ -154,7 +175,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 
 	sum := s.Summary()
 	r.Kinds, r.Sent, r.Delivered = sum.Kinds, sum.Sent, sum.Delivered
-	r.Leader, r.Steps = sum.Leader, sum.Steps
+	r.Leader, r.Steps, r.Phases = sum.Leader, sum.Steps, sum.Phases
 	r.Elected = -1
 	if sum.Leader != 0 {
 		r.Elected = sum.FirstLeader
@@ -169,6 +190,11 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		r.Stopped = sum.Halted
 	case sum.Leader == 0:
 		r.Stopped = "no leader was agreed"
+	}
+	if th := cfg.Algorithm.Theory; r.Stopped == "" && th != nil && th.Expected {
+		if err := sampleMore(&r, cfg, o.Worst); err != nil {
+			return Result{}, err
+		}
 	}
 	return r, nil
 }
@@ -258,6 +284,9 @@ func Estimate(name string, n int) (int64, string) {
 		// Every node broadcasts at boot and at every heartbeat before its listening ends:
 		// three rounds with the default timing.
 		return 3 * m * (m - 1), "3n(n−1)"
+	}
+	if info, err := algo.Lookup(name); err == nil && info.Theory != nil && info.Theory.Messages != nil {
+		return int64(info.Theory.Messages(n)), info.Theory.Bound
 	}
 	return -1, ""
 }

@@ -9,11 +9,15 @@ type Theory struct {
 	Exact int64   // the exact count for this instance, or -1 when theory gives none
 	Mean  float64 // the expected count over random instances, or 0
 	Note  string  // the formula, e.g. "n(n−1)/2"
+	// Bound is an upper bound every run keeps, or 0 when theory gives none: the ring
+	// catalog's O(n log n) bounds (algo.Theory).
+	Bound int64 `json:",omitempty"`
 }
 
 // Theories returns the theory for the message counts of algorithm name's workload on ids (in
 // ring order): Bully's exact counts with the top node down, Chang–Roberts' exact count for the
-// ring and its mean n·H_n over random rings. Other algorithms have none.
+// ring and its mean n·H_n over random rings; for the others, what the registry gives
+// (algo.Info.Theory), if anything.
 func Theories(name string, ids []algo.ID) []Theory {
 	n := int64(len(ids))
 	switch name {
@@ -29,6 +33,9 @@ func Theories(name string, ids []algo.ID) []Theory {
 				Note: "each id's hops to the next larger id; n·H_n on average"},
 			{Kind: algo.KindElected, Exact: n, Note: "n"},
 		}
+	}
+	if info, err := algo.Lookup(name); err == nil {
+		return registryTheories(info, len(ids))
 	}
 	return nil
 }

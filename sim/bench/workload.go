@@ -11,8 +11,9 @@ import (
 	"electsim/sim"
 )
 
-// Algorithms returns the algorithms a bench can run, in the order they are listed.
-func Algorithms() []string { return []string{"bully", "ring", "lowest-id", "raft"} }
+// Algorithms returns the algorithms a bench can run, in the order they are listed: every
+// registered one.
+func Algorithms() []string { return algo.Names() }
 
 // DefaultSizes returns the node counts electsim bench measures algorithm name's election
 // among when it is not told: as large as the election goes in seconds. Bully and Lowest-ID cost
@@ -42,6 +43,15 @@ func DefaultSizes(name string) []int {
 // ring's ELECTED takes minutes of virtual time to go round, and a leader would otherwise send
 // 100,000 heartbeats every 50ms of it. The trace is off.
 func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error) {
+	return WorkloadOf(name, n, seed, e, false)
+}
+
+// WorkloadOf is Workload, with the ids in the ring order the algorithm's theory says costs the
+// most (algo.Theory.WorstIDs) when worst is set. Every other algorithm — the ring catalog, and
+// any registered since — is measured the same way: ids 1..n in a random ring order drawn from
+// seed, on its usual topology, every message taking exactly 10ms, from boot to the first agreed
+// leader.
+func WorkloadOf(name string, n int, seed uint64, e sim.Engine, worst bool) (sim.Config, error) {
 	info, err := algo.Lookup(name)
 	if err != nil {
 		return sim.Config{}, err
@@ -85,7 +95,16 @@ func Workload(name string, n int, seed uint64, e sim.Engine) (sim.Config, error)
 	case "raft":
 		set("heartbeat", "1h")
 	default:
-		return sim.Config{}, fmt.Errorf("no bench is defined for %s (benches: bully, ring, lowest-id, raft)", name)
+		rng := rand.New(rand.NewPCG(seed, 0x72696e67))
+		rng.Shuffle(len(cfg.IDs), func(i, j int) { cfg.IDs[i], cfg.IDs[j] = cfg.IDs[j], cfg.IDs[i] })
+		cfg.Network.Delay = fixed
+	}
+	if worst {
+		th := info.Theory
+		if th == nil || th.WorstIDs == nil {
+			return sim.Config{}, fmt.Errorf("%s has no worst-case arrangement of ids", name)
+		}
+		cfg.IDs = th.WorstIDs(n)
 	}
 	return cfg, nil
 }

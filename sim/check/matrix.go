@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"electsim/algo"
 	"electsim/sim"
@@ -66,40 +67,34 @@ func (r *Row) Label() string {
 	return s + " (" + r.Property + ")"
 }
 
-// Rows returns the rows of the classical algorithms (docs/properties.md), then Lease's:
-// at-most-one-leader, which a pause breaks — a paused holder still believes — and no-stale-write
-// with fencing, which nothing breaks, and without, which a pause or a slow write breaks; then
-// ZooKeeper's recipe's, alike but for a delay spike, which breaks at-most-one-leader too: a
-// late answer from the service keeps a leader believing past its session's expiry.
-func Rows() []Row {
-	row := func(name, property, theory string, params ...Setting) Row {
-		r := Row{Algorithm: name, Property: property, Params: params}
-		for _, c := range theory {
-			switch c {
-			case 'y':
-				r.Theory = append(r.Theory, Holds)
-			case 'n':
-				r.Theory = append(r.Theory, Breaks)
-			default:
-				r.Theory = append(r.Theory, Open)
+// Rows returns the rows of the matrix: every registered algorithm's Guarantees, in the
+// registry's order (docs/properties.md, "The matrix, in theory").
+func Rows() []Row { return RowsOf(algo.Algorithms()) }
+
+// RowsOf returns the rows the algorithms declare, in their order.
+func RowsOf(algorithms []*algo.Info) []Row {
+	var rows []Row
+	for _, a := range algorithms {
+		for _, g := range a.Guarantees {
+			r := Row{Algorithm: a.Name, Property: g.Property}
+			for _, kv := range g.Params {
+				k, v, _ := strings.Cut(kv, "=")
+				r.Params = append(r.Params, Setting{k, v})
 			}
+			for _, c := range g.Faults {
+				switch c {
+				case 'y':
+					r.Theory = append(r.Theory, Holds)
+				case 'n':
+					r.Theory = append(r.Theory, Breaks)
+				default:
+					r.Theory = append(r.Theory, Open)
+				}
+			}
+			rows = append(rows, r)
 		}
-		return r
 	}
-	//             columns:                     none crash crash+recover partition delay pause loss
-	return []Row{
-		row("bully", sim.AtMostOneLeader, "yynnnnn"),
-		row("ring", sim.AtMostOneLeader, "yynnnn-"),
-		row("lowest-id", sim.AtMostOneLeader, "yyynnn-"),
-		row("raft", sim.OneLeaderPerTerm, "yyyyyyy"),
-		row("raft", sim.AtMostOneLeader, "y--n-n-"),
-		row("lease", sim.AtMostOneLeader, "yyyyyny"),
-		row("lease", algo.PropNoStaleWrite, "yyyyyyy"),
-		row("lease", algo.PropNoStaleWrite, "y----n-", Setting{"fencing", "off"}),
-		row("zookeeper", sim.AtMostOneLeader, "yyyynny"),
-		row("zookeeper", algo.PropNoStaleWrite, "yyyyyyy"),
-		row("zookeeper", algo.PropNoStaleWrite, "y----n-", Setting{"fencing", "off"}),
-	}
+	return rows
 }
 
 // Cell is one measured cell of the matrix.
@@ -167,6 +162,9 @@ func MeasureMatrix(opts MatrixOptions) (*Matrix, error) {
 		}
 		base := opts.Base
 		base.Algorithm, base.Params, base.Actions = info, algo.Params{}, nil
+		if info.CheckTopology(base.Topology) != nil {
+			base.Topology = sim.DefaultTopology(info) // each row on its algorithm's usual topology
+		}
 		for _, p := range row.Params {
 			v, err := info.ParseParam(p.Key, p.Value)
 			if err != nil {
