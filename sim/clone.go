@@ -45,6 +45,7 @@ func (s *Sim) Clone() *Sim {
 		q:          s.q.clone(),
 		timerNames: slices.Clone(s.timerNames),
 		metrics:    s.metrics.clone(),
+		chooser:    s.chooser.clone(),
 
 		// What a node's call in progress fills, empty between steps: room of their own.
 		outbox:   make([]outgoing, 0, cap(s.outbox)),
