@@ -168,46 +168,57 @@ type worker struct {
 	x       *Explorer
 	buf     []byte
 	scratch []uint8
-	path    []uint32
+	path    []uint32 // the path of the state being expanded, last transition first
+	faults  []uint32 // the faults that apply to it
 }
 
 // expand rebuilds state tree[p] by replaying its path from the start and appends its
 // children to out.
 func (w *worker) expand(tree []link, p int, out []child) []child {
 	x := w.x
-	s := x.root()
 	used := 0
 	w.path = w.path[:0]
 	for i := p; i > 0; i = int(tree[i].parent) {
 		w.path = append(w.path, tree[i].t)
 	}
-	for i := len(w.path) - 1; i >= 0; i-- {
-		t := w.path[i]
+	for _, t := range w.path {
 		used += x.cost(t, w.scratch)
-		if !x.apply(s, t, w.scratch) {
+	}
+	return w.children(w.rebuild(), used, out)
+}
+
+// rebuild replays w.path (last transition first) from the start.
+func (w *worker) rebuild() *sim.Sim {
+	x := w.x
+	s := x.root()
+	for i := len(w.path) - 1; i >= 0; i-- {
+		if !x.apply(s, w.path[i], w.scratch) {
 			panic("a step of the path does not happen on replay")
 		}
 	}
-	return w.children(s, used, out)
+	return s
 }
 
-// children appends the states one transition from s, which has used faults of the budget.
+// children appends the states one transition from s, which has used faults of the budget. It
+// consumes s: the last state made is s itself, stepped on.
 func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 	x := w.x
 	if s.Done() {
 		return out
 	}
-	out = w.transition(s, used, 0, out)
-	if used >= x.budget || len(x.faults) == 0 {
-		return out
-	}
-	if next, ok := s.NextAt(); ok && next == s.Now() {
-		return out // not between instants: the instant's inputs come first
-	}
-	for i := range x.faults {
-		if applies(s, &x.faults[i]) {
-			out = w.transition(s, used+1, uint32(i+1), out)
+	w.faults = w.faults[:0]
+	if used < x.budget && len(x.faults) > 0 {
+		if next, ok := s.NextAt(); !ok || next > s.Now() { // the instant's inputs come first
+			for i := range x.faults {
+				if applies(s, &x.faults[i]) {
+					w.faults = append(w.faults, uint32(i+1))
+				}
+			}
 		}
+	}
+	out = w.transition(s, used, 0, out, len(w.faults) == 0)
+	for i, f := range w.faults {
+		out = w.transition(s, used+1, f, out, i == len(w.faults)-1)
 	}
 	return out
 }
@@ -216,10 +227,15 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 const maxVectors = 1 << faultShift
 
 // transition appends the states that fault f (0: none), then one step, lead to from s: one
-// for each way of choosing the delays of the links the step sends on.
-func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child) []child {
+// for each way of choosing the delays of the links the step sends on. With last, s is not
+// needed afterwards: it is stepped itself for the first of them, and rebuilt (w.rebuild) only
+// when the step has delays to choose.
+func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bool) []child {
 	x := w.x
-	first := s.Clone()
+	first := s
+	if !last {
+		first = s.Clone()
+	}
 	x.begin(first, f)
 	if _, ok := first.StepChoosing(nil); !ok {
 		return out
@@ -233,6 +249,9 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child) []child
 			panic(fmt.Sprintf("one step chose %d delays among %d: more ways than the explorer counts", k, m))
 		}
 	}
+	if last && total > 1 {
+		s = w.rebuild()
+	}
 	for v := range total {
 		vec := x.digits(uint32(v), w.scratch)
 		w.scratch = vec
@@ -242,7 +261,10 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child) []child
 		}
 		c := first
 		if v > 0 {
-			c = s.Clone()
+			c = s
+			if v < total-1 || !last {
+				c = s.Clone()
+			}
 			x.begin(c, f)
 			c.StepChoosing(vec)
 		}
