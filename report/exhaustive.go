@@ -70,7 +70,7 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 		human.Thousands(res.Distinct), human.Plural(res.Depth, "step"))
 	if cx := res.Counterexample; cx != nil {
 		fmt.Fprintf(w, "%s %s breaks. The shortest schedule that breaks it takes %s and %s; none of fewer steps does.\n\n",
-			p.Red("✗"), x.Property(), human.Plural(cx.Steps, "step"), human.Plural(cx.FaultCount(b), "fault"))
+			p.Red("✗"), x.Property(), human.Plural(cx.Steps, "step"), human.Plural(cx.FaultCount(), "fault"))
 		fmt.Fprintf(w, "  %s\n", brokenText(cx.Violation))
 		fmt.Fprintln(w, p.Dim("  its schedule (every link's delay "+algo.FormatDuration(b.Delays[0])+" unless an action says otherwise):"))
 		for _, a := range cx.Config.Actions {
@@ -97,7 +97,7 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 	}
 	fmt.Fprintf(w, "  within: each message's delay %s; at most %s of %s", delaysText(b), human.Plural(b.Budget, "fault action"), b.Faults)
 	if b.Spike > 0 {
-		fmt.Fprintf(w, " (a delay fault delays a link's messages of one instant by %s)", algo.FormatDuration(b.Spike))
+		fmt.Fprintf(w, " (a delay fault sets a link's delay to %s until another sets it back)", algo.FormatDuration(b.Spike))
 	}
 	fmt.Fprintf(w, "; the nodes' random draws of seed %d.\n", b.Seed)
 }
@@ -185,7 +185,7 @@ func ExhaustiveJSONOf(e *Exhaustive) ExhaustiveJSON {
 		out.Bound = &s
 	}
 	if cx := res.Counterexample; cx != nil {
-		v := &violationXJSON{Steps: cx.Steps, Faults: cx.FaultCount(b), Actions: []string{},
+		v := &violationXJSON{Steps: cx.Steps, Faults: cx.FaultCount(), Actions: []string{},
 			Violation: violationJSONOf(cx.Violation), Say: cx.Narration.Text}
 		for _, a := range cx.Config.Actions {
 			v.Actions = append(v.Actions, scenarios.FormatAt(a))

@@ -31,6 +31,7 @@ type chooser struct {
 	at      time.Duration // the instant memo is of
 	memo    []linkChoice  // the links chosen at instant at
 	made    []LinkDelay   // the choices made in the current step
+	held    []linkChoice  // links whose delay a fault set (HoldDelay): they choose nothing
 }
 
 type linkChoice struct {
@@ -88,6 +89,11 @@ func (s *Sim) choose(from, to int32) {
 			return
 		}
 	}
+	for _, m := range c.held {
+		if m.from == from && m.to == to {
+			return
+		}
+	}
 	opt := uint8(0)
 	if k := len(c.made); k < len(c.vec) {
 		opt = c.vec[k]
@@ -106,7 +112,37 @@ func (c *chooser) clone() *chooser {
 	if c == nil {
 		return nil
 	}
-	return &chooser{options: c.options, at: c.at, memo: slices.Clone(c.memo)}
+	return &chooser{options: c.options, at: c.at, memo: slices.Clone(c.memo), held: slices.Clone(c.held)}
+}
+
+// HoldDelay, with hold, stops link l from choosing a delay: a fault sets it (a `delay` action
+// the explorer schedules), and it keeps that delay until released — HoldDelay without hold —
+// when it chooses again. It does nothing without ChooseDelays.
+func (s *Sim) HoldDelay(l network.Link, hold bool) {
+	c := s.chooser
+	if c == nil {
+		return
+	}
+	from, to := int32(s.cluster.Index(l.From)), int32(s.cluster.Index(l.To))
+	c.held = slices.DeleteFunc(c.held, func(m linkChoice) bool { return m.from == from && m.to == to })
+	if hold {
+		c.held = append(c.held, linkChoice{from: from, to: to})
+		slices.SortFunc(c.held, func(a, b linkChoice) int {
+			if a.from != b.from {
+				return int(a.from - b.from)
+			}
+			return int(a.to - b.to)
+		})
+	}
+}
+
+// DelayHeld reports whether link l's delay is held by a fault (HoldDelay).
+func (s *Sim) DelayHeld(l network.Link) bool {
+	if s.chooser == nil {
+		return false
+	}
+	from, to := int32(s.cluster.Index(l.From)), int32(s.cluster.Index(l.To))
+	return slices.ContainsFunc(s.chooser.held, func(m linkChoice) bool { return m.from == from && m.to == to })
 }
 
 // NextAt returns the time of the next event queued, and false when none is. (It may be a

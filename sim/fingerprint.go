@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/network"
 )
 
 // AppendState appends to b an encoding of the whole run's state between two steps — what can
@@ -21,7 +22,7 @@ import (
 // boots, elections, the scenario's actions — with the class that orders it among inputs of the
 // same instant; what paused nodes hold; the network (algo-independent: partition, cuts,
 // delays, losses, FIFO waits) and, when it draws, its random source; the delays chosen at this
-// instant (ChooseDelays), while the instant goes on; the monitors' memory that judges what is
+// instant (ChooseDelays), while the instant goes on, and the links a fault holds at a delay; the monitors' memory that judges what is
 // to come (the leaders of past terms, a split brain under way, the algorithm's own watchers).
 // Not in it: the step count, the metrics, violations already recorded, the trace.
 func (s *Sim) AppendState(b []byte) []byte {
@@ -45,6 +46,14 @@ func (s *Sim) AppendState(b []byte) []byte {
 			}
 		} else {
 			b = append(b, 0)
+		}
+		b = binary.AppendUvarint(b, uint64(len(c.held)))
+		for _, m := range c.held {
+			b = binary.AppendUvarint(b, uint64(m.from))
+			b = binary.AppendUvarint(b, uint64(m.to))
+			d := s.net.DelayOf(network.Link{From: s.idOf(m.from), To: s.idOf(m.to)})
+			b = binary.AppendVarint(b, int64(d.Min))
+			b = binary.AppendVarint(b, int64(d.Max))
 		}
 	}
 	return s.appendMonitor(b)

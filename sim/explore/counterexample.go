@@ -55,46 +55,74 @@ func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 	return cx
 }
 
-// config is the run of a schedule: every link's delay the first of the delays, the other
-// delays chosen as actions — only where a link's delay changes, each before everything else at
-// its instant — then the base's own actions and the
-// faults, the narration after whatever is due at its instant; it runs a little past the
-// violation at `at`.
+// config is the run of a schedule: every link's delay the first of the delays, and at each
+// instant, in this order: the delay faults (a link delayed, or set back), the other delays
+// chosen — as actions, only where a link's delay changes — the base's own actions, the other
+// faults, the narration. (At an instant the explorer applies a fault first, and a link then
+// chooses on its first message, so this order replays the schedule.) It runs a little past
+// the violation at at.
 func (x *Explorer) config(delays []sim.LinkDelay, faults, narration []sim.Action, at time.Duration) sim.Config {
 	cfg := x.base
-	cfg.Actions = nil
 	// Every link starts with the first delay: only the other choices need an action. (The FIFO
 	// order is the same: with one delay on every link no message overtakes another.)
 	cfg.Network.Delay = network.Delay{Min: x.delays[0], Max: x.delays[0]}
-	current := map[network.Link]network.Delay{}
-	for _, d := range delays {
-		was, ok := current[d.Link]
-		if !ok {
-			was = cfg.Network.Delay
-		}
-		now := network.Delay{Min: d.Delay, Max: d.Delay}
-		if was == now {
-			continue
-		}
-		current[d.Link] = now
-		l := d.Link
-		cfg.Actions = append(cfg.Actions, sim.Action{At: d.At, Op: sim.SetDelay, Link: &l, Delay: now})
+	type ranked struct {
+		a    sim.Action
+		rank int
 	}
-	cfg.Actions = append(cfg.Actions, x.base.Actions...)
-	cfg.Actions = append(cfg.Actions, faults...)
-	cfg.Actions = append(cfg.Actions, narration...)
-	slices.SortStableFunc(cfg.Actions, func(a, b sim.Action) int {
-		switch {
-		case a.At < b.At:
-			return -1
-		case a.At > b.At:
-			return 1
+	var all []ranked
+	for _, d := range delays {
+		l := d.Link
+		all = append(all, ranked{sim.Action{At: d.At, Op: sim.SetDelay, Link: &l, Delay: network.Delay{Min: d.Delay, Max: d.Delay}}, 1})
+	}
+	for _, a := range x.base.Actions {
+		all = append(all, ranked{a, 2})
+	}
+	for _, a := range faults {
+		r := 3
+		if a.Op == sim.SetDelay {
+			r = 0
 		}
-		return 0
+		all = append(all, ranked{a, r})
+	}
+	for _, a := range narration {
+		all = append(all, ranked{a, 4})
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		switch {
+		case a.a.At != b.a.At:
+			return cmpDuration(a.a.At, b.a.At)
+		}
+		return a.rank - b.rank
 	})
+	current := map[network.Link]network.Delay{}
+	cfg.Actions = nil
+	for _, r := range all {
+		if r.a.Op == sim.SetDelay && r.a.Link != nil {
+			was, ok := current[*r.a.Link]
+			if !ok {
+				was = cfg.Network.Delay
+			}
+			current[*r.a.Link] = r.a.Delay
+			if r.rank == 1 && was == r.a.Delay {
+				continue // a choice that changes nothing
+			}
+		}
+		cfg.Actions = append(cfg.Actions, r.a)
+	}
 	cfg.RunFor = at.Truncate(10*time.Millisecond) + 20*time.Millisecond
 	cfg.Engine = sim.Goroutine // what electsim run uses unless told otherwise
 	return cfg
+}
+
+func cmpDuration(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // explain says in a sentence or two what breaks, for the counterexample's narration.
@@ -110,30 +138,11 @@ func (x *Explorer) explain(v sim.Violation, cx *Counterexample) string {
 		what = fmt.Sprintf("At %s %s: %s is broken.", at, v.Detail, x.property)
 	}
 	return fmt.Sprintf("%s electsim check --exhaustive tried every schedule of fewer steps and none breaks it: this one takes %s and %s.",
-		what, human.Plural(cx.Steps, "step"), human.Plural(len(cx.Faults)+x.spikeCount(cx.Delays), "fault"))
+		what, human.Plural(cx.Steps, "step"), human.Plural(len(cx.Faults), "fault"))
 }
 
-// spikeCount counts the delay faults among the delays chosen.
-func (x *Explorer) spikeCount(delays []sim.LinkDelay) int {
-	n := 0
-	for _, d := range delays {
-		if d.Option == x.spike {
-			n++
-		}
-	}
-	return n
-}
-
-// FaultCount is how many fault actions the counterexample takes, its delay faults included.
-func (cx *Counterexample) FaultCount(b Bounds) int {
-	n := len(cx.Faults)
-	for _, d := range cx.Delays {
-		if b.Spike > 0 && d.Delay == b.Spike {
-			n++
-		}
-	}
-	return n
-}
+// FaultCount is how many fault actions the counterexample takes.
+func (cx *Counterexample) FaultCount() int { return len(cx.Faults) }
 
 // Scenario returns the counterexample as a scenario named name, titled with the command that
 // found it, with the expectation that pins the violation. It first checks the scenario,

@@ -6,8 +6,9 @@
 // the run (sim.Sim.StepChoosing), before which a fault may be applied at an event boundary —
 // once every input of the current instant is handled, 1µs later — and during which each link
 // that carries a message takes one of the delays asked for (the first message on a link at an
-// instant chooses; the link keeps that delay for the rest of the instant). The delay fault is
-// one more delay, a spike beyond the algorithm's timeouts, that costs a fault. Every state
+// instant chooses; the link keeps that delay for the rest of the instant). A delay fault sets
+// one link's delay to a spike beyond the algorithm's timeouts until another fault sets it back
+// to normal; meanwhile the link chooses nothing. Every state
 // reached is fingerprinted (sim.Sim.AppendState and the faults left, hashed to 128 bits) and
 // explored once; the first violation found in breadth-first order has the fewest steps of all.
 //

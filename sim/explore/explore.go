@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/network"
 	"electsim/sim"
 	"electsim/sim/check"
 )
@@ -27,10 +28,11 @@ type Options struct {
 	// Delays are the delays a message may take; nil means the two bounds of the base network's
 	// delay (one when it is fixed).
 	Delays []time.Duration
-	// Spike is the delay fault's delay; 0 means twice the algorithm's timescale
-	// (check.Timescale), beyond each of its timeouts.
+	// Spike is the delay fault's delay: a delay fault sets one link's delay to it until another
+	// fault sets it back to the first of Delays (each is a fault action). 0 means twice the
+	// algorithm's timescale (check.Timescale), beyond each of its timeouts.
 	Spike time.Duration
-	// Budget is the most fault actions a schedule may take; each spike is one.
+	// Budget is the most fault actions a schedule may take.
 	Budget int
 	// Depth is the most steps (events) a schedule may have; 0 means DefaultDepth.
 	Depth int
@@ -60,8 +62,7 @@ type Explorer struct {
 	classes   check.Faults
 	faults    []sim.Action // the fault actions a schedule may take, in a fixed order
 	delays    []time.Duration
-	options   []time.Duration // delays, then the spike when delay faults are on
-	spike     int             // the spike's option index, or -1
+	spike     time.Duration // the delay fault's delay; 0 without delay faults
 	budget    int
 	depth     int
 	maxStates int64
@@ -91,7 +92,7 @@ func New(opts Options) (*Explorer, error) {
 		return nil, fmt.Errorf("%d nodes: exhaustive exploration takes at most %d (the schedules of more are too many to try)", n, MaxNodes)
 	}
 	x := &Explorer{info: base.Algorithm, property: opts.Property, classes: opts.Faults, budget: opts.Budget,
-		depth: opts.Depth, maxStates: opts.MaxStates, workers: opts.Workers, spike: -1}
+		depth: opts.Depth, maxStates: opts.MaxStates, workers: opts.Workers}
 	if x.property == "" {
 		x.property = sim.AtMostOneLeader
 	}
@@ -149,29 +150,26 @@ func New(opts Options) (*Explorer, error) {
 			return nil, fmt.Errorf("the delay %s is given twice", algo.FormatDuration(d))
 		}
 	}
-	x.options = slices.Clone(x.delays)
+	if len(x.delays) > 16 {
+		return nil, fmt.Errorf("%d delays: expected at most 16", len(x.delays))
+	}
 	if opts.Faults.Has(check.Delay) {
-		spike := opts.Spike
-		if spike == 0 {
-			spike = 2 * check.Timescale(&base)
+		x.spike = opts.Spike
+		if x.spike == 0 {
+			x.spike = 2 * check.Timescale(&base)
 		}
-		if slices.Contains(x.delays, spike) {
-			return nil, fmt.Errorf("the delay fault's spike %s is one of the delays: choose a longer one", algo.FormatDuration(spike))
+		if slices.Contains(x.delays, x.spike) {
+			return nil, fmt.Errorf("the delay fault's spike %s is one of the delays: choose a longer one", algo.FormatDuration(x.spike))
 		}
-		x.spike = len(x.options)
-		x.options = append(x.options, spike)
 	}
-	if len(x.options) > 16 {
-		return nil, fmt.Errorf("%d delays: expected at most 16", len(x.options))
-	}
-	x.faults = faultActions(opts.Faults, base.IDs)
+	x.faults = faultActions(opts.Faults, base.IDs, x.spike, x.delays[0])
 	return x, nil
 }
 
 // faultActions lists the fault actions of the classes in set on the cluster ids, in a fixed
-// order: crash each node, recover each node, split the nodes in two each way and heal, pause
-// and resume each node.
-func faultActions(set check.Faults, ids []algo.ID) []sim.Action {
+// order: crash each node, recover each node, split the nodes in two each way and heal, delay
+// each link by spike and set it back to normal, pause and resume each node.
+func faultActions(set check.Faults, ids []algo.ID, spike, normal time.Duration) []sim.Action {
 	sorted := slices.Sorted(slices.Values(ids))
 	var out []sim.Action
 	each := func(op sim.Op) {
@@ -201,6 +199,18 @@ func faultActions(set check.Faults, ids []algo.ID) []sim.Action {
 		}
 		out = append(out, sim.Action{Op: sim.Heal})
 	}
+	if set.Has(check.Delay) {
+		for _, d := range []time.Duration{spike, normal} {
+			for _, from := range sorted {
+				for _, to := range sorted {
+					if from != to {
+						out = append(out, sim.Action{Op: sim.SetDelay, Link: &network.Link{From: from, To: to},
+							Delay: network.Delay{Min: d, Max: d}})
+					}
+				}
+			}
+		}
+	}
 	if set.Has(check.Pause) {
 		each(sim.Pause)
 		each(sim.Resume)
@@ -209,9 +219,9 @@ func faultActions(set check.Faults, ids []algo.ID) []sim.Action {
 }
 
 // applies reports whether fault a would change the run s: crash a node that is up, recover
-// one that is down, partition when none is in force, heal one, pause a running node, resume a
-// paused one.
-func applies(s *sim.Sim, a *sim.Action) bool {
+// one that is down, partition when none is in force, heal one, delay a link that is not
+// delayed, set one back that is, pause a running node, resume a paused one.
+func (x *Explorer) applies(s *sim.Sim, a *sim.Action) bool {
 	switch a.Op {
 	case sim.Crash:
 		return s.StatusOf(a.Nodes[0]) != sim.Crashed
@@ -226,6 +236,8 @@ func applies(s *sim.Sim, a *sim.Action) bool {
 		return st != sim.Crashed && st != sim.Paused
 	case sim.Resume:
 		return s.StatusOf(a.Nodes[0]) == sim.Paused
+	case sim.SetDelay:
+		return s.DelayHeld(*a.Link) == (a.Delay.Min != x.spike)
 	}
 	return false
 }
@@ -237,9 +249,7 @@ func (x *Explorer) Property() string { return x.property }
 func (x *Explorer) Bounds() Bounds {
 	b := Bounds{Delays: slices.Clone(x.delays), Budget: x.budget, Depth: x.depth, MaxStates: x.maxStates,
 		Faults: x.classes, Seed: x.base.Seed}
-	if x.spike >= 0 {
-		b.Spike = x.options[x.spike]
-	}
+	b.Spike = x.spike
 	return b
 }
 
@@ -248,8 +258,8 @@ func (x *Explorer) Base() sim.Config { return x.base }
 
 // Bounds are what an exploration's verdict covers: every schedule of at most Depth steps,
 // each message's delay one of Delays, at most Budget fault actions of the classes Faults (a
-// delay fault delays a link's messages of one instant by Spike), the nodes' random draws
-// those of Seed; and the states it may keep.
+// delay fault sets a link's delay to Spike until another sets it back), the nodes' random
+// draws those of Seed; and the states it may keep.
 type Bounds struct {
 	Delays    []time.Duration
 	Spike     time.Duration // 0: no delay faults
@@ -266,7 +276,7 @@ func (x *Explorer) root() *sim.Sim {
 	if err != nil {
 		panic(fmt.Sprintf("explore: the base run does not start: %v", err)) // validated in New
 	}
-	if err := s.ChooseDelays(x.options); err != nil {
+	if err := s.ChooseDelays(x.delays); err != nil {
 		panic(err.Error())
 	}
 	return s
@@ -274,7 +284,7 @@ func (x *Explorer) root() *sim.Sim {
 
 // A transition is encoded in 32 bits: the fault applied before the step (its index in
 // x.faults, plus one; 0 for none) in the top 8, the delay choices of the step as a number in
-// base len(x.options), first choice least significant, in the low 24.
+// base len(x.delays), first choice least significant, in the low 24.
 const (
 	faultShift = 24
 	vecMask    = 1<<faultShift - 1
@@ -295,13 +305,16 @@ func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 	if err := s.Schedule(a); err != nil {
 		panic(fmt.Sprintf("explore: %s: %v", a, err))
 	}
+	if a.Op == sim.SetDelay {
+		s.HoldDelay(*a.Link, a.Delay.Min == x.spike)
+	}
 	return a
 }
 
 // digits decodes a delay vector.
 func (x *Explorer) digits(v uint32, into []uint8) []uint8 {
 	into = into[:0]
-	m := uint32(len(x.options))
+	m := uint32(len(x.delays))
 	for v > 0 {
 		into = append(into, uint8(v%m))
 		v /= m
@@ -309,24 +322,12 @@ func (x *Explorer) digits(v uint32, into []uint8) []uint8 {
 	return into
 }
 
-// spikes counts the delay faults in a vector.
-func (x *Explorer) spikes(vec []uint8) int {
-	n := 0
-	for _, o := range vec {
-		if int(o) == x.spike {
-			n++
-		}
-	}
-	return n
-}
-
 // cost is the faults transition t takes.
-func (x *Explorer) cost(t uint32, scratch []uint8) int {
-	n := x.spikes(x.digits(t&vecMask, scratch))
+func cost(t uint32) int {
 	if t>>faultShift != 0 {
-		n++
+		return 1
 	}
-	return n
+	return 0
 }
 
 // apply takes transition t on s, reporting false if the run has no step to take.

@@ -175,14 +175,13 @@ type worker struct {
 // expand rebuilds state tree[p] by replaying its path from the start and appends its
 // children to out.
 func (w *worker) expand(tree []link, p int, out []child) []child {
-	x := w.x
 	used := 0
 	w.path = w.path[:0]
 	for i := p; i > 0; i = int(tree[i].parent) {
 		w.path = append(w.path, tree[i].t)
 	}
 	for _, t := range w.path {
-		used += x.cost(t, w.scratch)
+		used += cost(t)
 	}
 	return w.children(w.rebuild(), used, out)
 }
@@ -210,7 +209,7 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 	if used < x.budget && len(x.faults) > 0 {
 		if next, ok := s.NextAt(); !ok || next > s.Now() { // the instant's inputs come first
 			for i := range x.faults {
-				if applies(s, &x.faults[i]) {
+				if x.applies(s, &x.faults[i]) {
 					w.faults = append(w.faults, uint32(i+1))
 				}
 			}
@@ -241,7 +240,7 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 		return out
 	}
 	k := len(first.Chosen())
-	m := len(x.options)
+	m := len(x.delays)
 	total := 1
 	for range k {
 		total *= m
@@ -255,10 +254,6 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 	for v := range total {
 		vec := x.digits(uint32(v), w.scratch)
 		w.scratch = vec
-		spikes := x.spikes(vec)
-		if used+spikes > x.budget {
-			continue
-		}
 		c := first
 		if v > 0 {
 			c = s
@@ -269,7 +264,7 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 			c.StepChoosing(vec)
 		}
 		_, bad := c.Broken(x.property)
-		out = append(out, child{fp: x.fingerprint(c, used+spikes, &w.buf), t: f<<faultShift | uint32(v), bad: bad})
+		out = append(out, child{fp: x.fingerprint(c, used, &w.buf), t: f<<faultShift | uint32(v), bad: bad})
 	}
 	return out
 }
