@@ -13,7 +13,9 @@ import (
 // no longer draws delays: the first message a link carries at an instant takes the delay the
 // explorer chose for that link and instant, and the link keeps it for the rest of the instant
 // — as if the scenario had said `at T delay A->B D` before anything else at T, which is how a
-// counterexample replays it. What is chosen in a step is given by StepChoosing.
+// counterexample replays it. What is chosen in a step is given by StepChoosing. A link whose
+// delay the scenario set to a fixed delay that is not among the options keeps it, and chooses
+// nothing from then on; so does a link a fault holds (HoldDelay).
 
 // LinkDelay is one choice of delay: the link's messages sent at instant At take Delay, the
 // option Option of the run's delays.
@@ -94,6 +96,13 @@ func (s *Sim) choose(from, to int32) {
 			return
 		}
 	}
+	l := network.Link{From: s.idOf(from), To: s.idOf(to)}
+	if cur := s.net.DelayOf(l); cur.Min == cur.Max && !slices.Contains(c.options, cur.Min) {
+		// The scenario set this link's delay: it keeps it.
+		c.held = append(c.held, linkChoice{from: from, to: to})
+		sortLinks(c.held)
+		return
+	}
 	opt := uint8(0)
 	if k := len(c.made); k < len(c.vec) {
 		opt = c.vec[k]
@@ -102,7 +111,6 @@ func (s *Sim) choose(from, to int32) {
 		panic(fmt.Sprintf("sim: delay option %d of %d", opt, len(c.options)))
 	}
 	c.memo = append(c.memo, linkChoice{from, to, opt})
-	l := network.Link{From: s.idOf(from), To: s.idOf(to)}
 	d := c.options[opt]
 	c.made = append(c.made, LinkDelay{At: s.now, Link: l, Option: int(opt), Delay: d})
 	fault{s: s, record: -1}.setDelay(&Action{At: s.now, Op: SetDelay, Link: &l, Delay: network.Delay{Min: d, Max: d}})
@@ -127,13 +135,17 @@ func (s *Sim) HoldDelay(l network.Link, hold bool) {
 	c.held = slices.DeleteFunc(c.held, func(m linkChoice) bool { return m.from == from && m.to == to })
 	if hold {
 		c.held = append(c.held, linkChoice{from: from, to: to})
-		slices.SortFunc(c.held, func(a, b linkChoice) int {
-			if a.from != b.from {
-				return int(a.from - b.from)
-			}
-			return int(a.to - b.to)
-		})
+		sortLinks(c.held)
 	}
+}
+
+func sortLinks(ls []linkChoice) {
+	slices.SortFunc(ls, func(a, b linkChoice) int {
+		if a.from != b.from {
+			return int(a.from - b.from)
+		}
+		return int(a.to - b.to)
+	})
 }
 
 // DelayHeld reports whether link l's delay is held by a fault (HoldDelay).

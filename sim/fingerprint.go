@@ -156,7 +156,9 @@ func (s *Sim) appendInput(b []byte, in *input) []byte {
 	switch e.kind {
 	case evDeliver:
 		b = algo.AppendMessage(b, s.message(e))
-		b = appendBool(b, s.lost(&s.nodes[e.node], e))
+		// Lost to a crash of its receiver since it was sent: what is lost only because the
+		// receiver is down now reaches it if it recovers first.
+		b = appendBool(b, s.epochs[e.node] > e.epoch)
 		b = appendBool(b, e.which == heldDelivery)
 	case evTimer:
 		b = appendString(b, s.timerNames[e.which])

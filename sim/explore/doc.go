@@ -4,7 +4,8 @@
 //
 // A schedule is a path of transitions from the run's start. Each transition is one step of
 // the run (sim.Sim.StepChoosing), before which a fault may be applied at an event boundary —
-// once every input of the current instant is handled, 1µs later — and during which each link
+// once every input of the current instant is handled: 1µs later, or 1µs before the next
+// input, the two bounds of the quiet stretch between them — and during which each link
 // that carries a message takes one of the delays asked for (the first message on a link at an
 // instant chooses; the link keeps that delay for the rest of the instant). A delay fault sets
 // one link's delay to a spike beyond the algorithm's timeouts until another fault sets it back

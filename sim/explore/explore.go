@@ -282,26 +282,33 @@ func (x *Explorer) root() *sim.Sim {
 	return s
 }
 
-// A transition is encoded in 32 bits: the fault applied before the step (its index in
-// x.faults, plus one; 0 for none) in the top 8, the delay choices of the step as a number in
-// base len(x.delays), first choice least significant, in the low 24.
+// A transition is encoded in 32 bits: the fault applied before the step in the top 8 (0 for
+// none; else its index in x.faults plus one, and lateBit when it falls late), the delay choices
+// of the step as a number in base len(x.delays), first choice least significant, in the low 24.
 const (
 	faultShift = 24
 	vecMask    = 1<<faultShift - 1
+	lateBit    = 0x80
 )
 
-// begin applies fault f (1-based; 0: none) to s, at the next event boundary: 1µs after now,
-// or the next event's time if that is sooner. It returns the action scheduled.
+// begin applies fault code f (0: none) to s, between this instant and the next event's: early,
+// 1µs after now, or with lateBit late, 1µs before the next event — the two bounds of the quiet
+// stretch between them. (Early is the next event's time if that is sooner.) It returns the
+// action scheduled.
 func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 	if f == 0 {
 		return sim.Action{}
 	}
-	a := x.faults[f-1]
-	d := faultDelta
-	if next, ok := s.NextAt(); ok && next-s.Now() < d {
-		d = next - s.Now()
+	a := x.faults[f&^lateBit-1]
+	next, ok := s.NextAt()
+	switch {
+	case f&lateBit != 0:
+		a.At = next - faultDelta
+	case ok && next-s.Now() < faultDelta:
+		a.At = next
+	default:
+		a.At = s.Now() + faultDelta
 	}
-	a.At = s.Now() + d
 	if err := s.Schedule(a); err != nil {
 		panic(fmt.Sprintf("explore: %s: %v", a, err))
 	}
@@ -309,6 +316,13 @@ func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 		s.HoldDelay(*a.Link, a.Delay.Min == x.spike)
 	}
 	return a
+}
+
+// lateToo reports whether a fault may also fall late between now and the next event of s: the
+// stretch is longer than twice faultDelta.
+func lateToo(s *sim.Sim) bool {
+	next, ok := s.NextAt()
+	return ok && next-s.Now() > 2*faultDelta
 }
 
 // digits decodes a delay vector.
