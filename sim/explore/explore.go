@@ -167,7 +167,8 @@ func New(opts Options) (*Explorer, error) {
 }
 
 // faultActions lists the fault actions of the classes in set on the cluster ids, in a fixed
-// order: crash each node, recover each node, split the nodes in two each way and heal, delay
+// order: crash each node, recover each node, split the nodes in two each way, cut each link
+// one way, heal (all of it), delay
 // each link by spike and set it back to normal, pause and resume each node.
 func faultActions(set check.Faults, ids []algo.ID, spike, normal time.Duration) []sim.Action {
 	sorted := slices.Sorted(slices.Values(ids))
@@ -197,6 +198,13 @@ func faultActions(set check.Faults, ids []algo.ID, spike, normal time.Duration) 
 			}
 			out = append(out, sim.Action{Op: sim.Partition, Groups: [][]algo.ID{a, b}})
 		}
+		for _, from := range sorted {
+			for _, to := range sorted {
+				if from != to {
+					out = append(out, sim.Action{Op: sim.Cut, Link: &network.Link{From: from, To: to}})
+				}
+			}
+		}
 		out = append(out, sim.Action{Op: sim.Heal})
 	}
 	if set.Has(check.Delay) {
@@ -219,7 +227,8 @@ func faultActions(set check.Faults, ids []algo.ID, spike, normal time.Duration) 
 }
 
 // applies reports whether fault a would change the run s: crash a node that is up, recover
-// one that is down, partition when none is in force, heal one, delay a link that is not
+// one that is down, partition when none is in force, cut a link that is not cut, heal when
+// anything is, delay a link that is not
 // delayed, set one back that is, pause a running node, resume a paused one.
 func (x *Explorer) applies(s *sim.Sim, a *sim.Action) bool {
 	switch a.Op {
@@ -229,8 +238,10 @@ func (x *Explorer) applies(s *sim.Sim, a *sim.Action) bool {
 		return s.StatusOf(a.Nodes[0]) == sim.Crashed
 	case sim.Partition:
 		return !s.Partitioned()
+	case sim.Cut:
+		return !slices.Contains(s.Cuts(), *a.Link)
 	case sim.Heal:
-		return s.Partitioned()
+		return s.Partitioned() || len(s.Cuts()) > 0
 	case sim.Pause:
 		st := s.StatusOf(a.Nodes[0])
 		return st != sim.Crashed && st != sim.Paused
