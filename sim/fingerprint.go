@@ -166,8 +166,8 @@ func (s *Sim) appendInput(b []byte, in *input) []byte {
 			ts := s.timer(&s.nodes[e.node], e.which)
 			b = appendBool(b, ts.armed && ts.gen == e.gen)
 		}
-	case evAction:
-		b = binary.AppendUvarint(b, uint64(e.which))
+	case evAction: // by what it does: the explorer's actions take indices in the order scheduled
+		b = appendString(b, s.actions[e.which].String())
 	}
 	return b
 }
