@@ -153,7 +153,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		for _, word := range strings.Split(ef.delays, ",") {
 			d, err := algo.ParseDuration(strings.TrimSpace(word))
 			if err != nil {
-				return nil, usagef("--delays %s: %v; expected durations separated by commas, e.g. --delays 5ms,15ms", ef.delays, err)
+				return nil, usagef("--delays %s: %v; give durations separated by commas, e.g. --delays 5ms,15ms", ef.delays, err)
 			}
 			opts.Delays = append(opts.Delays, d)
 		}
