@@ -7,9 +7,14 @@ package explore
 type set struct {
 	slots []fingerprint
 	n     int
+	shift uint // 64 - log2(len(slots))
 }
 
-func newSet() *set { return &set{slots: make([]fingerprint, 1<<12)} }
+func newSet() *set { return &set{slots: make([]fingerprint, 1<<12), shift: 64 - 12} }
+
+// home is f's first slot: the top bits of its first word, mixed (Fibonacci hashing), so that
+// the slot does not rest on the low bits alone.
+func (s *set) home(f fingerprint) uint64 { return (f[0] * 0x9e3779b97f4a7c15) >> s.shift }
 
 // add adds f and reports whether it was new.
 func (s *set) add(f fingerprint) bool {
@@ -20,7 +25,7 @@ func (s *set) add(f fingerprint) bool {
 		s.grow()
 	}
 	mask := uint64(len(s.slots) - 1)
-	for i := f[0] & mask; ; i = (i + 1) & mask {
+	for i := s.home(f); ; i = (i + 1) & mask {
 		switch s.slots[i] {
 		case f:
 			return false
@@ -35,12 +40,13 @@ func (s *set) add(f fingerprint) bool {
 func (s *set) grow() {
 	old := s.slots
 	s.slots = make([]fingerprint, 2*len(old))
+	s.shift--
 	mask := uint64(len(s.slots) - 1)
 	for _, f := range old {
 		if f == (fingerprint{}) {
 			continue
 		}
-		i := f[0] & mask
+		i := s.home(f)
 		for s.slots[i] != (fingerprint{}) {
 			i = (i + 1) & mask
 		}
