@@ -69,7 +69,7 @@ func exhaustiveCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exha
 	// Many short-lived copies of a run and a large set that lives: collect garbage less often,
 	// within a bound on the heap.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1536 << 20))
 	progress := newProgress(stderr, getenv)
 	start := time.Now()
 	e := &report.Exhaustive{Explorer: x, Reproduce: exhaustiveReproduce(fs, rf, cf, ef, x)}
