@@ -27,6 +27,9 @@ func TestEqualFingerprintsActAlike(t *testing.T) {
 		{Options{Base: base(t, "ring", 3), Faults: check.Crash | check.Recover | check.Partition, Budget: 2}, 8},
 	}
 	for _, c := range cases {
+		if lighter {
+			c.depth -= 3
+		}
 		x := newExplorer(t, c.opts)
 		w := &worker{x: x}
 		seen := map[fingerprint][]uint32{}
