@@ -25,5 +25,6 @@
 // resolves `leader`); node.go the engine's record of a node; queue.go the event queue;
 // prefetch.go the fetching of memory ahead of the steps among many nodes; trace.go and record.go
 // the trace; monitor.go the properties and metrics, summary.go the summary; memory.go the bound
-// on a run's memory; clone.go the copy of a run.
+// on a run's memory; clone.go the copy of a run; fingerprint.go the whole run's state written
+// canonically (Sim.AppendState) and choose.go the delays an explorer chooses, for sim/explore.
 package sim
