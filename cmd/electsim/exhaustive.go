@@ -136,7 +136,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 	}{
 		{"budget", ef.budget, 0, 100, func(v int64) { opts.Budget = int(v) }},
 		{"depth", ef.depth, 1, 10_000, func(v int64) { opts.Depth = int(v) }},
-		{"max-states", ef.maxStates, 1, 1 << 32, func(v int64) { opts.MaxStates = v }},
+		{"max-states", ef.maxStates, 1, 1 << 31, func(v int64) { opts.MaxStates = v }},
 		{"workers", ef.workers, 1, 1024, func(v int64) { opts.Workers = int(v) }},
 	}
 	for _, f := range ints {

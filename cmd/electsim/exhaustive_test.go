@@ -23,7 +23,7 @@ func TestExhaustiveBadInput(t *testing.T) {
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--nodes", "6"}, "electsim check: 6 nodes: exhaustive exploration takes at most 5 (the schedules of more are too many to try)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--budget", "-1"}, "electsim check: --budget -1: expected a whole number from 0 to 100"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--depth", "0"}, "electsim check: --depth 0: expected a whole number from 1 to 10000"},
-		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-states", "lots"}, "electsim check: --max-states lots: expected a whole number from 1 to 4294967296"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-states", "lots"}, "electsim check: --max-states lots: expected a whole number from 1 to 2147483648"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--delays", "5ms,soon"}, `electsim check: --delays 5ms,soon: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"; give durations separated by commas, e.g. --delays 5ms,15ms`},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--delays", "5ms,5ms"}, "electsim check: the delay 5ms is given twice"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--property", "agreement"}, "electsim check: agreement is judged at the end of a run, and an exploration has no end: choose a property a run breaks at an instant (at-most-one-leader)"},
