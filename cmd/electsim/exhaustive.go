@@ -31,7 +31,7 @@ func (f *exhaustiveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.delays, "delays", "", "with --exhaustive: the delays a message may take, e.g. 5ms,15ms (default the bounds of --delay)")
 	fs.StringVar(&f.budget, "budget", "", "with --exhaustive: the most fault actions a schedule takes (default 1; 0 with --faults none)")
 	fs.StringVar(&f.depth, "depth", "", fmt.Sprintf("with --exhaustive: the most steps (events) a schedule has (default %d)", explore.DefaultDepth))
-	fs.StringVar(&f.maxStates, "max-states", "", fmt.Sprintf("with --exhaustive: the most distinct states kept, a memory bound: about 40 bytes each (default %d)", explore.DefaultMaxStates))
+	fs.StringVar(&f.maxStates, "max-states", "", fmt.Sprintf("with --exhaustive: the most distinct states kept, the memory bound: 10,000,000 peak at about 1.6 GB (default %d)", explore.DefaultMaxStates))
 	fs.StringVar(&f.workers, "workers", "", "with --exhaustive: how many goroutines explore (default: every core); the result is the same")
 }
 
