@@ -48,6 +48,7 @@ func (s *Sim) Clone() *Sim {
 		timerNames: slices.Clone(s.timerNames),
 		timerSet:   cloneTimerSet(s.timerSet),
 		metrics:    s.metrics.clone(),
+		chooser:    s.chooser.clone(),
 
 		// What a node's call in progress fills, empty between steps: room of their own.
 		outbox:   make([]outgoing, 0, cap(s.outbox)),

@@ -35,7 +35,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"prefetcher": copied, // the states' addresses, the copy's own nodes'
 		"cur":        value,
 		"records":    fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
-		"timerNames": copied, "timerSet": copied, "metrics": copied, "monitor": copied,
+		"timerNames": copied, "timerSet": copied, "metrics": copied, "monitor": copied, "chooser": copied,
 		"handback": fresh, "holder": fresh, "wg": fresh, // the copy's goroutines', when they start
 		"until": value, "stopped": value, "memory": value,
 		"haltAction": shared,               // never changed once set

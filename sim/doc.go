@@ -28,5 +28,6 @@
 // on a run's memory; clone.go the copy of a run; picture.go what a picture of the run reads —
 // the messages in flight with their send times, pending timers, held inputs — without changing it;
 // clock.go each node's own clock (the clock action: Env.Now and a node's timers run on it);
-// reach.go what a link lets through now.
+// reach.go what a link lets through now; fingerprint.go the whole run's state written canonically
+// (Sim.AppendState) and choose.go the delays an explorer chooses, for sim/explore.
 package sim

@@ -100,6 +100,9 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 		s.offEdge(from, to, o)
 		return
 	}
+	if s.chooser != nil && s.net.Blocked(from, to) == network.Delivered {
+		s.choose(n.idx, o.to)
+	}
 	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {
 		s.metrics.dropped[o.kind]++

@@ -37,6 +37,8 @@ type Sim struct {
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
+	chooser *chooser // the delays an explorer chooses (choose.go); nil: the network draws them
+
 	memory memory
 
 	prefetcher prefetcher

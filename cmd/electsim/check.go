@@ -28,6 +28,8 @@ type checkFlags struct {
 	matrix, json                       bool
 
 	faultSet check.Faults // --faults, parsed
+
+	ex exhaustiveFlags // --exhaustive and its bounds (exhaustive.go)
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -38,12 +40,14 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the shrunk counterexample to `FILE` as a scenario that electsim run and electsim tui replay")
 	boolVar(fs, &f.matrix, "matrix", "", "check every algorithm under every fault class and print the property matrix")
 	boolVar(fs, &f.json, "json", "", "print the result as one JSON object on stdout")
+	f.ex.register(fs)
 }
 
 func checkUsage(fs *pflag.FlagSet) func(io.Writer) {
 	return func(w io.Writer) {
 		fmt.Fprintln(w, `Usage: electsim check [flags] --faults LIST
        electsim check --matrix [flags]
+       electsim check --exhaustive [flags] --faults LIST --budget K
 
 Runs an algorithm under many random fault schedules and checks a property in every run. Each
 schedule injects faults of the classes asked for at random times, undoes them (heal, resume,
@@ -51,14 +55,19 @@ recover, delays and losses back to normal), and gives the algorithm time to sett
 seed --seed + k. The first run that breaks the property is shrunk — fewer actions, earlier and
 shorter ones, fewer nodes — and printed before and after; --out writes it as a scenario.
 Exit 0 when the property held in every run, 1 when a run broke it. With --matrix: every
-algorithm under every fault class, exit 1 when a cell disagrees with the theory (docs/properties.md).`)
+algorithm under every fault class, exit 1 when a cell disagrees with the theory (docs/properties.md).
+With --exhaustive (at most 5 nodes): every schedule instead, breadth first — each message's delay
+one of --delays, at most --budget faults each between two instants, at most --depth steps — so the
+first counterexample found is the shortest; exit 1 when one is found.`)
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
 		fmt.Fprintln(w, `
 Examples:
   electsim check --algo bully --faults partition,crash --runs 1000 --seed 1
   electsim check --algo raft --faults crash,recover,partition,delay,pause,loss --property one-leader-per-term
   electsim check --algo lease --set fencing=off --faults pause --property no-stale-write --out stale.scn
-  electsim check --matrix`)
+  electsim check --matrix
+  electsim check --exhaustive --algo bully --nodes 3 --faults partition --budget 1 --out split.scn
+  electsim check --exhaustive --algo raft --nodes 3 --faults crash,recover --budget 2 --property one-leader-per-term`)
 	}
 }
 
@@ -79,6 +88,14 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("check takes no scenario: it draws its own schedules (got %q); electsim run plays a scenario", fs.Args())
+	}
+	if cf.ex.on {
+		return exhaustiveCommand(fs, &rf, &cf, &cf.ex, stdout, stderr, getenv)
+	}
+	for _, name := range exhaustiveOnly {
+		if fs.Changed(name) {
+			return usagef("--%s bounds an exhaustive exploration: add --exhaustive, or leave out --%s", name, name)
+		}
 	}
 	runs, err := cf.runCount(fs)
 	if err != nil {
