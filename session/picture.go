@@ -50,6 +50,7 @@ type scratch struct {
 	held   []sim.HeldInput
 	flying []sim.Flying
 	lines  map[[2]algo.ID]int
+	slot   map[algo.ID]int // a node's place in Nodes
 }
 
 // PicNode is one node as a picture shows it.
@@ -291,42 +292,52 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 	}
 	p.scratch.timers = s.run.AppendTimers(p.scratch.timers[:0])
 	p.scratch.held = s.run.AppendHeld(p.scratch.held[:0])
+	if p.scratch.slot == nil {
+		p.scratch.slot = make(map[algo.ID]int, len(ids))
+	}
+	clear(p.scratch.slot)
 	for i, id := range ids {
 		v := viewOf(views, id)
 		status := v.Status.String()
 		if !s.started[id] && v.Status != sim.Crashed && v.Status != sim.Paused {
 			status = "down"
 		}
-		pn := PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role, Group: group[id],
-			X: p.scratch.places[i][0], Y: p.scratch.places[i][1]}
-		for _, tm := range p.scratch.timers {
-			if tm.Node != id {
-				continue
-			}
-			total := tm.Deadline - tm.Set
-			if tm.Set < 0 {
-				total = 0
-			}
-			pn.Timers = append(pn.Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total})
+		p.scratch.slot[id] = len(p.Nodes)
+		p.Nodes = append(p.Nodes, PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role,
+			Group: group[id], X: p.scratch.places[i][0], Y: p.scratch.places[i][1]})
+	}
+	// Each node's timers and held inputs, in one pass over each list: a frame among many nodes
+	// costs their number, not their number times the nodes'.
+	for _, tm := range p.scratch.timers {
+		i, ok := p.scratch.slot[tm.Node]
+		if !ok {
+			continue
 		}
-		slices.SortStableFunc(pn.Timers, func(a, b Timer) int { return cmpDur(a.Left, b.Left) })
-		for _, h := range p.scratch.held {
-			if h.Node != id {
-				continue
-			}
-			ph := Held{Kind: h.Kind}
-			switch h.Kind {
-			case "message":
-				ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
-				ph.Value, ph.Term, ph.Flag = h.Msg.Value, h.Msg.Term, h.Msg.Flag
-			case "timer":
-				ph.Label = h.Timer
-			default:
-				ph.Label = h.Kind
-			}
-			pn.Held = append(pn.Held, ph)
+		total := tm.Deadline - tm.Set
+		if tm.Set < 0 {
+			total = 0
 		}
-		p.Nodes = append(p.Nodes, pn)
+		p.Nodes[i].Timers = append(p.Nodes[i].Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total})
+	}
+	for i := range p.Nodes {
+		slices.SortStableFunc(p.Nodes[i].Timers, func(a, b Timer) int { return cmpDur(a.Left, b.Left) })
+	}
+	for _, h := range p.scratch.held {
+		i, ok := p.scratch.slot[h.Node]
+		if !ok {
+			continue
+		}
+		ph := Held{Kind: h.Kind}
+		switch h.Kind {
+		case "message":
+			ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
+			ph.Value, ph.Term, ph.Flag = h.Msg.Value, h.Msg.Term, h.Msg.Flag
+		case "timer":
+			ph.Label = h.Timer
+		default:
+			ph.Label = h.Kind
+		}
+		p.Nodes[i].Held = append(p.Nodes[i].Held, ph)
 	}
 }
 

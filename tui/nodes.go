@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -167,20 +168,17 @@ func flightsOf(pic *session.Picture) []sim.Flight {
 	for i := range pic.Packets {
 		out = append(out, sim.Flight{Msg: pic.Packets[i].Message(), At: pic.Packets[i].Arrives})
 	}
-	ids := make([]algo.ID, 0, len(pic.Nodes))
-	for _, n := range pic.Nodes {
-		ids = append(ids, n.ID)
+	// The held ones by node, ascending, as the run lists them.
+	order := make([]int, len(pic.Nodes))
+	for i := range order {
+		order[i] = i
 	}
-	slices.Sort(ids) // the held ones by node, ascending, as the run lists them
-	for _, id := range ids {
-		for _, n := range pic.Nodes {
-			if n.ID != id {
-				continue
-			}
-			for i := range n.Held {
-				if msg, ok := n.Held[i].Message(n.ID); ok {
-					out = append(out, sim.Flight{Msg: msg, At: -1})
-				}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(pic.Nodes[a].ID, pic.Nodes[b].ID) })
+	for _, i := range order {
+		n := &pic.Nodes[i]
+		for j := range n.Held {
+			if msg, ok := n.Held[j].Message(n.ID); ok {
+				out = append(out, sim.Flight{Msg: msg, At: -1})
 			}
 		}
 	}
