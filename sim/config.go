@@ -147,7 +147,7 @@ func (c *Config) validate() (*algo.Cluster, error) {
 
 // Cluster returns the cluster c describes, as its nodes will see it.
 func (c *Config) Cluster() (*algo.Cluster, error) {
-	return algo.NewClusterOn(c.IDs, c.Topology, c.Network.Delay.Max, c.Params)
+	return algo.NewClusterSeeded(c.IDs, c.Topology, c.Seed, c.Network.Delay.Max, c.Params)
 }
 
 // Warnings lists the algorithm's timing assumptions that c breaks, with the largest delay
