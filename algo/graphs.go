@@ -310,3 +310,71 @@ func (t *Topology) unreached() (from, to ID, ok bool) {
 	}
 	return 0, 0, true
 }
+
+// Arcs returns how many messages one send to every neighbour by every node makes: the sum of
+// the out-degrees — twice the edges of an undirected graph, the edges of a directed one.
+func (t *Topology) Arcs() int64 {
+	n := int64(len(t.c.Ring))
+	switch {
+	case t.shape == shapeComplete:
+		return n * (n - 1)
+	case t.shape == shapeRing && n < 2:
+		return 0
+	case t.shape == shapeRing && t.directed:
+		return n
+	case t.shape == shapeRing:
+		return 2 * int64(len(t.Edges()))
+	}
+	var arcs int64
+	for _, out := range t.out {
+		arcs += int64(len(out))
+	}
+	return arcs
+}
+
+// Diameter returns the most hops between two nodes, along the shortest path between them, or
+// -1 when some node cannot reach another. A general graph is searched from every node (N·E
+// steps), once: the topology keeps the answer.
+func (t *Topology) Diameter() int {
+	t.diamOnce.Do(func() { t.diam = t.diameter() })
+	return t.diam
+}
+
+// diameter is Diameter, computed.
+func (t *Topology) diameter() int {
+	n := len(t.c.Ring)
+	switch {
+	case n < 2:
+		return 0
+	case t.shape == shapeComplete:
+		return 1
+	case t.shape == shapeRing && t.directed:
+		return n - 1
+	case t.shape == shapeRing:
+		return n / 2
+	}
+	dist := make([]int32, n)
+	queue := make([]int32, 0, n)
+	diam := 0
+	for s := range n {
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[s] = 0
+		queue = append(queue[:0], int32(s))
+		for k := 0; k < len(queue); k++ {
+			i := queue[k]
+			for _, j := range t.out[i] {
+				if dist[j] < 0 {
+					dist[j] = dist[i] + 1
+					queue = append(queue, j)
+				}
+			}
+		}
+		if len(queue) < n {
+			return -1
+		}
+		diam = max(diam, int(dist[queue[len(queue)-1]]))
+	}
+	return diam
+}

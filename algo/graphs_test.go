@@ -205,10 +205,17 @@ func TestGraphFile(t *testing.T) {
 	}
 }
 
-// An algorithm runs on a topology of a kind it names, whatever the parameter.
+// An algorithm runs on a topology of a kind it names, whatever the parameter; one that runs on
+// random graphs runs on every general graph, not on the complete graph or a ring unless named.
 func TestRunsOnKind(t *testing.T) {
-	a := &Info{Name: "x", Topologies: []string{"random:3", Grid + ":2x2"}}
-	for name, want := range map[string]bool{"random:7": true, "grid:5x1": true, "tree:2": false, Complete: false} {
+	a := &Info{Name: "x", Topologies: []string{Tree + ":3", Grid + ":2x2"}}
+	for name, want := range map[string]bool{"tree:2": true, "grid:5x1": true, "random:3": false, Line: false, Complete: false} {
+		if got := a.RunsOn(name); got != want {
+			t.Errorf("RunsOn(%s) = %v", name, got)
+		}
+	}
+	a = &Info{Name: "y", Topologies: []string{Random + ":3"}}
+	for name, want := range map[string]bool{"random:7": true, "tree:2": true, Line: true, Star: true, "file:g": true, "grid:1x3": true, Complete: false, UniRing: false} {
 		if got := a.RunsOn(name); got != want {
 			t.Errorf("RunsOn(%s) = %v", name, got)
 		}

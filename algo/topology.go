@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The topologies a run can have. A topology says which node may send to which: the engine
@@ -36,6 +37,8 @@ type Topology struct {
 	shape    shape
 	c        *Cluster  // the ids, the ring order and its positions
 	out      [][]int32 // shape graph: out-neighbours of each node, by index in c.Sorted, ascending
+	diamOnce sync.Once // Diameter, computed on first asking
+	diam     int
 }
 
 // shape is how a topology's edges are found.
@@ -191,10 +194,15 @@ func (c *Cluster) Pred(id ID) ID {
 }
 
 // RunsOn reports whether the algorithm runs on the topology called name: whether its
-// Topologies name one of the same kind (TopologyKind: "random:3" for any random:D).
+// Topologies name one of the same kind (TopologyKind: "random:3" for any random:D). An
+// algorithm that runs on random graphs runs on any connected graph: a line, a star, a grid, a
+// tree or a file's.
 func (a *Info) RunsOn(name string) bool {
 	kind := TopologyKind(name)
-	return slices.ContainsFunc(a.TopologyList(), func(t string) bool { return TopologyKind(t) == kind })
+	general := slices.Contains([]string{Line, Star, Grid, Tree, File}, kind)
+	return slices.ContainsFunc(a.TopologyList(), func(t string) bool {
+		return TopologyKind(t) == kind || general && TopologyKind(t) == Random
+	})
 }
 
 // TopologyList returns the topologies the algorithm runs on: Topologies, or only the complete
