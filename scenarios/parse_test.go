@@ -248,6 +248,9 @@ func genScenario(t *rapid.T) *Scenario {
 			if p.Kind == algo.ChoiceParam {
 				v = algo.Value{Choice: rapid.SampledFrom(p.Choices).Draw(t, p.Key+"choice")}
 			}
+			if p.Kind == algo.CountParam {
+				v = algo.Value{Count: rapid.IntRange(1, 1000).Draw(t, p.Key+"count")}
+			}
 			sc.Params = append(sc.Params, Setting{Key: p.Key, Value: v})
 		}
 	}
