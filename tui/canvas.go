@@ -326,6 +326,17 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			}
 		}
 	}
+	// Every edge of a topology that is not the complete graph, while its layout shows its shape:
+	// a ring round its circle, a general graph as laid out.
+	if top := m.ss.Topology(); top != nil && !top.IsComplete() && (p.Layout == "ring" || p.Layout == "graph") {
+		for _, e := range top.Edges() {
+			a, okA := index[e[0]]
+			b, okB := index[e[1]]
+			if okA && okB && a != b {
+				show[key(a, b)] = cellLine
+			}
+		}
+	}
 	for _, pk := range p.Packets {
 		if k := key(index[pk.From], index[pk.To]); show[k] == 0 {
 			show[k] = cellLine
