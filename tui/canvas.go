@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -266,6 +267,9 @@ func (m *Model) nodeLabel(n *session.PicNode) string {
 	}
 	if n.Group != 0 {
 		s += "/" + string(rune('A'+(n.Group-1)%26))
+	}
+	if c := m.ss.Clock(n.ID); c.Rate != 1 && n.Status != "crashed" {
+		s += " ⏱" + strconv.FormatFloat(c.Rate, 'g', 3, 64) + "×" // its clock drifts: the rate it runs at
 	}
 	return s
 }

@@ -57,3 +57,26 @@ func TestGraphCanvasGolden(t *testing.T) {
 		})
 	}
 }
+
+// A node whose clock drifts shows its rate beside it; one whose clock keeps true time shows none.
+func TestCanvasShowsClockRate(t *testing.T) {
+	m := fixedModel(t, "bully", 3, sim.Action{At: 1 * ms, Op: sim.Clock, Nodes: []algo.ID{2}, Rate: 0.5})
+	playTo(m, 5*ms)
+	view := m.View()
+	if !strings.Contains(view, "2 ⏱0.5×") || strings.Count(view, "⏱") != 1 {
+		t.Errorf("want ⏱0.5× beside node 2 alone:\n%s", view)
+	}
+}
+
+// Above GraphMax nodes a general graph is drawn in rows, and the status line says so; at
+// GraphMax it is laid out as its shape, and the status line says nothing of it.
+func TestGraphTooBigSaysSo(t *testing.T) {
+	big := graphModel(t, "echo", "random:3", 60)
+	if view := big.View(); !strings.Contains(view, "echo (random:3 over 48 nodes: in rows, no edges)") {
+		t.Errorf("60 nodes: no word of the fallback:\n%s", view)
+	}
+	small := graphModel(t, "echo", "random:3", 48)
+	if view := small.View(); strings.Contains(view, "in rows, no edges") {
+		t.Errorf("48 nodes:\n%s", view)
+	}
+}
