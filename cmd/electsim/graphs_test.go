@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,38 @@ func TestGraphElectionsAlongEdges(t *testing.T) {
 			if sends < 2*(c.n-1) {
 				t.Errorf("%s: only %d sends in the trace", name, sends)
 			}
+		}
+	}
+}
+
+// A topology that does not fit the nodes, or a bad edge-list file, is a usage error naming
+// --topology, with the file's line and column.
+func TestTopologyFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/net.txt"
+	if err := os.WriteFile(bad, []byte("1 2\n2 x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := dir + "/other.txt"
+	if err := os.WriteFile(other, []byte("1 2\n2 9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--algo", "echo", "--nodes", "8", "--topology", "grid:2x3"},
+			"electsim run: --topology grid:2x3: topology grid:2x3 has 6 places, and the run has 8 nodes: give grid:RxC with R·C = 8\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + bad},
+			"electsim run: --topology file:" + bad + ": " + bad + ":2:3: \"x\": expected a node id, a positive whole number\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + other},
+			"electsim run: --topology file:" + other + ": " + other + ":2:1: node 9 is not in the run; its edges must join the run's ids\n"},
+		{[]string{"run", "--algo", "bully", "--topology", "random:3"},
+			"electsim run: --topology random:3: bully does not run on the random:3 topology: it runs on complete\n"},
+	} {
+		code, _, errOut := call(c.args...)
+		if code != 2 || errOut != c.want {
+			t.Errorf("%v: exit %d, stderr %q\\nwant %q", c.args, code, errOut, c.want)
 		}
 	}
 }

@@ -88,6 +88,10 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, err
 		}
 	}
+	if _, err := cfg.Cluster(); err != nil && fs.Changed("topology") {
+		// The topology does not fit the nodes: a grid of the wrong size, a file naming others.
+		return cfg, usagef("--topology %s: %v", f.topology, err)
+	}
 	cfg.MaxMemory = memlimit.Budget()
 	if err := f.fits(fs, cfg, sc); err != nil {
 		return cfg, err
