@@ -49,8 +49,14 @@ func NewCluster(ring []ID, maxDelay time.Duration, params Params) (*Cluster, err
 }
 
 // NewClusterOn is NewCluster with the topology called topology (TopologyNames; "" is complete)
-// laid over the ids in ring order.
+// laid over the ids in ring order; a random graph is drawn from seed 1 (NewClusterSeeded).
 func NewClusterOn(ring []ID, topology string, maxDelay time.Duration, params Params) (*Cluster, error) {
+	return NewClusterSeeded(ring, topology, 1, maxDelay, params)
+}
+
+// NewClusterSeeded is NewClusterOn with a random topology (random:D) drawn from seed: the
+// run's seed, so that the same seed gives the same graph.
+func NewClusterSeeded(ring []ID, topology string, seed uint64, maxDelay time.Duration, params Params) (*Cluster, error) {
 	if len(ring) == 0 {
 		return nil, fmt.Errorf("algo: a cluster needs at least one node")
 	}
@@ -76,7 +82,7 @@ func NewClusterOn(ring []ID, topology string, maxDelay time.Duration, params Par
 	for pos, id := range ring {
 		c.ringPos[c.Index(id)] = int32(pos)
 	}
-	t, err := newTopology(topology, c)
+	t, err := newTopology(topology, c, seed)
 	if err != nil {
 		return nil, err
 	}

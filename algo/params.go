@@ -18,6 +18,7 @@ const (
 	RangeParam                     // "150ms..300ms", or one duration for a fixed value
 	SwitchParam                    // "on" or "off"
 	ChoiceParam                    // one of the words in Param.Choices: "predecessor" or "leader"
+	CountParam                     // a positive whole number: "12"
 )
 
 // Param describes one parameter an algorithm accepts.
@@ -34,6 +35,7 @@ type Value struct {
 	Min, Max time.Duration
 	On       bool
 	Choice   string // a ChoiceParam's word
+	Count    int    // a CountParam's number
 }
 
 // Params holds the parameters a scenario or flag set explicitly; the others take the
@@ -54,6 +56,14 @@ func (p Params) Range(key string, lo, hi time.Duration) (time.Duration, time.Dur
 		return v.Min, v.Max
 	}
 	return lo, hi
+}
+
+// Count returns the number set for key, or def when it was not set.
+func (p Params) Count(key string, def int) int {
+	if v, ok := p[key]; ok {
+		return v.Count
+	}
+	return def
 }
 
 // Switch returns the switch set for key, or def when it was not set.
@@ -158,6 +168,12 @@ func ParseValue(kind ParamKind, text string) (Value, error) {
 			return Value{}, fmt.Errorf("expected a word")
 		}
 		return Value{Choice: text}, nil // which words it may be is the parameter's: Info.ParseParam checks
+	case CountParam:
+		k, err := strconv.Atoi(text)
+		if err != nil || k < 1 || k > 1<<30 {
+			return Value{}, fmt.Errorf("expected a positive whole number, such as 12, got %q", text)
+		}
+		return Value{Count: k}, nil
 	}
 	return Value{}, fmt.Errorf("unknown parameter kind %d", kind)
 }
@@ -176,6 +192,8 @@ func FormatValue(kind ParamKind, v Value) string {
 		return "off"
 	case ChoiceParam:
 		return v.Choice
+	case CountParam:
+		return strconv.Itoa(v.Count)
 	}
 	return "?"
 }

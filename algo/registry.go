@@ -97,6 +97,12 @@ type Theory struct {
 	// WorstName says what it is ("bit-reversed ids").
 	WorstIDs  func(n int) []ID
 	WorstName string
+	// OnGraph, if set, is what one election costs on the run's own graph (the cluster's
+	// topology), where n alone says too little: the exact count when GraphExact, else a bound;
+	// GraphBound is its formula ("diam·2|E|").
+	OnGraph    func(c *Cluster) int64
+	GraphExact bool
+	GraphBound string
 }
 
 // Monitor is a property an algorithm brings with it, judged on the messages its nodes send.
@@ -126,7 +132,7 @@ func (a *Info) IsRoutine(kind string) bool {
 // then those added with Register, in the order they were.
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
-		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo()}
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The topologies a run can have. A topology says which node may send to which: the engine
@@ -17,8 +18,11 @@ const (
 	BiRing = "bi-ring"
 )
 
-// TopologyNames returns the names NewClusterOn accepts, in the order the docs list them.
-func TopologyNames() []string { return []string{Complete, UniRing, BiRing} }
+// TopologyNames returns the names NewClusterOn accepts, in the order the docs list them; a
+// parameter is written in capitals (grid:RxC).
+func TopologyNames() []string {
+	return []string{Complete, UniRing, BiRing, Line, Star, Grid + ":RxC", Tree + ":K", Random + ":D", File + ":PATH"}
+}
 
 // Topology is the graph a run's messages travel, over the cluster's ids: directed or not, with
 // a name. A ring is laid out in the cluster's ring order (the scenario's ids in the order
@@ -33,6 +37,8 @@ type Topology struct {
 	shape    shape
 	c        *Cluster  // the ids, the ring order and its positions
 	out      [][]int32 // shape graph: out-neighbours of each node, by index in c.Sorted, ascending
+	diamOnce sync.Once // Diameter, computed on first asking
+	diam     int
 }
 
 // shape is how a topology's edges are found.
@@ -44,8 +50,9 @@ const (
 	shapeGraph                 // explicit adjacency (out)
 )
 
-// newTopology returns the topology called name over cluster c.
-func newTopology(name string, c *Cluster) (*Topology, error) {
+// newTopology returns the topology called name over cluster c, a random graph drawn from seed;
+// with c nil, it only checks the name (and reads file:PATH's file).
+func newTopology(name string, c *Cluster, seed uint64) (*Topology, error) {
 	switch name {
 	case Complete, "":
 		return &Topology{name: Complete, shape: shapeComplete, c: c}, nil
@@ -54,16 +61,25 @@ func newTopology(name string, c *Cluster) (*Topology, error) {
 	case BiRing:
 		return &Topology{name: BiRing, shape: shapeRing, c: c}, nil
 	}
+	spec, err := parseGraph(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case spec != nil && c == nil:
+		return nil, nil
+	case spec != nil:
+		return spec.build(c, seed)
+	}
 	return nil, fmt.Errorf("unknown topology %q (choose one of %s)", name, strings.Join(TopologyNames(), ", "))
 }
 
 // CheckTopology says what is wrong with a topology's name: nil when NewClusterOn accepts it.
 func CheckTopology(name string) error {
-	_, err := newTopology(name, nil)
+	_, err := newTopology(name, nil, 0)
 	return err
 }
 
-// Name is what the topology is called: "complete", "ring", "bi-ring".
+// Name is what the topology is called: "complete", "ring", "bi-ring", "grid:3x4", ….
 func (t *Topology) Name() string { return t.name }
 
 // Directed reports whether an edge a→b lets messages go from a to b only.
@@ -177,9 +193,16 @@ func (c *Cluster) Pred(id ID) ID {
 	return c.Ring[(c.RingPos(id)+n-1)%n]
 }
 
-// RunsOn reports whether the algorithm runs on the topology called name.
+// RunsOn reports whether the algorithm runs on the topology called name: whether its
+// Topologies name one of the same kind (TopologyKind: "random:3" for any random:D). An
+// algorithm that runs on random graphs runs on any connected graph: a line, a star, a grid, a
+// tree or a file's.
 func (a *Info) RunsOn(name string) bool {
-	return slices.Contains(a.TopologyList(), name)
+	kind := TopologyKind(name)
+	general := slices.Contains([]string{Line, Star, Grid, Tree, File}, kind)
+	return slices.ContainsFunc(a.TopologyList(), func(t string) bool {
+		return TopologyKind(t) == kind || general && TopologyKind(t) == Random
+	})
 }
 
 // TopologyList returns the topologies the algorithm runs on: Topologies, or only the complete

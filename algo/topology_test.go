@@ -69,7 +69,7 @@ func TestSmallRings(t *testing.T) {
 
 func TestUnknownTopology(t *testing.T) {
 	_, err := NewClusterOn([]ID{1, 2}, "torus", 0, nil)
-	if err == nil || err.Error() != `unknown topology "torus" (choose one of complete, ring, bi-ring)` {
+	if err == nil || err.Error() != `unknown topology "torus" (choose one of complete, ring, bi-ring, line, star, grid:RxC, tree:K, random:D, file:PATH)` {
 		t.Errorf("torus: %v", err)
 	}
 	if CheckTopology("") != nil || CheckTopology(BiRing) != nil {

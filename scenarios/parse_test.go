@@ -248,6 +248,9 @@ func genScenario(t *rapid.T) *Scenario {
 			if p.Kind == algo.ChoiceParam {
 				v = algo.Value{Choice: rapid.SampledFrom(p.Choices).Draw(t, p.Key+"choice")}
 			}
+			if p.Kind == algo.CountParam {
+				v = algo.Value{Count: rapid.IntRange(1, 1000).Draw(t, p.Key+"count")}
+			}
 			sc.Params = append(sc.Params, Setting{Key: p.Key, Value: v})
 		}
 	}
@@ -397,7 +400,7 @@ func TestParseTopology(t *testing.T) {
 		t.Errorf("no topology line: %q, config's %q, formatted:\n%s", plain.Topology, plain.Config().Topology, Format(plain))
 	}
 	for src, want := range map[string]string{
-		"algo ring\nnodes 3\ntopology torus\n":    `t.scn:3:10: unknown topology "torus" (choose one of complete, ring, bi-ring)`,
+		"algo ring\nnodes 3\ntopology torus\n":    `t.scn:3:10: unknown topology "torus" (choose one of complete, ring, bi-ring, line, star, grid:RxC, tree:K, random:D, file:PATH)`,
 		"algo bully\nnodes 3\ntopology ring\n":    "t.scn:3:1: bully does not run on the ring topology: it runs on complete",
 		"algo ring\ntopology ring\ntopology ring": "t.scn:3:1: topology given twice (first at line 2)",
 	} {

@@ -23,7 +23,8 @@ type Picture struct {
 	// event due.
 	At time.Duration `json:"at"`
 	// Layout is how the nodes are placed: "ring" (round a circle, in ring order clockwise from
-	// the top), or "grid" above RingMax nodes (rows, in ring order).
+	// the top), "grid" above RingMax nodes (rows, in ring order), or "graph" for a general
+	// topology of up to GraphMax nodes laid out as its shape (TopologyLayout).
 	Layout string `json:"layout"`
 	// Nodes are every node, in ring order.
 	Nodes []PicNode `json:"nodes"`
@@ -279,7 +280,11 @@ func round9(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 // pictureNodes fills p's nodes: state, place, timers, held inputs.
 func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 	views := s.run.Nodes()
-	p.scratch.places = Layout(len(ids), nil, p.scratch.places)
+	var graph bool
+	p.scratch.places, graph = TopologyLayout(s.run.Topology(), ids, p.scratch.places)
+	if graph {
+		p.Layout = "graph"
+	}
 	var group map[algo.ID]int
 	if parts := s.run.Partition(); parts != nil {
 		p.Groups = len(parts)

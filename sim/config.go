@@ -92,13 +92,13 @@ func DefaultConfig(a *algo.Info, n int) Config {
 		Topology: DefaultTopology(a)}
 }
 
-// DefaultTopology is the topology a run of a takes when none is given: the complete graph when
-// a runs on it, else the first a names.
+// DefaultTopology is the topology a run of a takes when none is given: the first a names, its
+// usual one ("" for the complete graph).
 func DefaultTopology(a *algo.Info) string {
-	if a.RunsOn(algo.Complete) {
-		return ""
+	if top := a.TopologyList()[0]; top != algo.Complete {
+		return top
 	}
-	return a.TopologyList()[0]
+	return ""
 }
 
 // Validate says what is wrong with c.
@@ -147,7 +147,7 @@ func (c *Config) validate() (*algo.Cluster, error) {
 
 // Cluster returns the cluster c describes, as its nodes will see it.
 func (c *Config) Cluster() (*algo.Cluster, error) {
-	return algo.NewClusterOn(c.IDs, c.Topology, c.Network.Delay.Max, c.Params)
+	return algo.NewClusterSeeded(c.IDs, c.Topology, c.Seed, c.Network.Delay.Max, c.Params)
 }
 
 // Warnings lists the algorithm's timing assumptions that c breaks, with the largest delay

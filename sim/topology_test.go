@@ -107,9 +107,9 @@ func TestTopologyTheAlgorithmDoesNotTake(t *testing.T) {
 	if _, err := sim.New(cfg); err == nil || !strings.Contains(err.Error(), "it runs on complete") {
 		t.Errorf("hop (no topologies) on bi-ring: %v", err)
 	}
-	cfg.Topology = "star"
-	if _, err := sim.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown topology "star"`) {
-		t.Errorf("star: %v", err)
+	cfg.Topology = "torus"
+	if _, err := sim.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown topology "torus"`) {
+		t.Errorf("torus: %v", err)
 	}
 	if got := sim.DefaultConfig(hopInfo(1, algo.BiRing, algo.UniRing), 3).Topology; got != algo.BiRing {
 		t.Errorf("default topology of a bi-ring algorithm: %q", got)

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -267,6 +268,9 @@ func (m *Model) nodeLabel(n *session.PicNode) string {
 	if n.Group != 0 {
 		s += "/" + string(rune('A'+(n.Group-1)%26))
 	}
+	if c := m.ss.Clock(n.ID); c.Rate != 1 && n.Status != "crashed" {
+		s += " ⏱" + strconv.FormatFloat(c.Rate, 'g', 3, 64) + "×" // its clock drifts: the rate it runs at
+	}
 	return s
 }
 
@@ -323,6 +327,17 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		for a := range n {
 			for b := a + 1; b < n; b++ {
 				show[pair{a, b}] = cellLine
+			}
+		}
+	}
+	// Every edge of a topology that is not the complete graph, while its layout shows its shape:
+	// a ring round its circle, a general graph as laid out.
+	if top := m.ss.Topology(); top != nil && !top.IsComplete() && (p.Layout == "ring" || p.Layout == "graph") {
+		for _, e := range top.Edges() {
+			a, okA := index[e[0]]
+			b, okB := index[e[1]]
+			if okA && okB && a != b {
+				show[key(a, b)] = cellLine
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/internal/safetext"
+	"electsim/session"
 	"electsim/sim"
 )
 
@@ -48,7 +49,12 @@ func (m *Model) header() []string {
 	default:
 		state = st.help.Render("stopped, " + rate(speeds[m.speed]))
 	}
-	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", cfg.Algorithm.Name, cfg.Seed,
+	name := cfg.Algorithm.Name
+	if top := m.ss.Topology(); top != nil && !top.IsComplete() && !top.IsRing() && len(cfg.IDs) > session.GraphMax {
+		// Too many nodes for the graph's shape to read: they are placed in rows, edges unseen.
+		name += st.help.Render(fmt.Sprintf(" (%s over %d nodes: in rows, no edges)", top.Name(), session.GraphMax))
+	}
+	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", name, cfg.Seed,
 		human.MillisFixed(m.ss.Instant())+"ms", len(m.ss.Steps()), state)
 	if barWidth := m.width - ansi.StringWidth(status) - 3; barWidth >= 10 {
 		bar := m.bar

@@ -26,7 +26,7 @@ func (m *Model) fullHelp(height int) []string {
 	lines = append(lines, "")
 	for _, p := range []string{
 		"y or n answers a question in the status line (esc is no): one comes before R, or an action after stepping back, would forget what you did, and before a save replaces a file.",
-		"The command line (:) takes any scenario action: crash 3, recover 3, pause 3, resume 3, elect 2, partition 1 2 | 3 4 5, cut 1->2, heal, delay 1->2 300ms, drop 20%. What you do happens at the next whole millisecond of virtual time; a break on the way stops there first. An action that would change nothing is not taken.",
+		"The command line (:) takes any scenario action: crash 3, recover 3, pause 3, resume 3, elect 2, partition 1 2 | 3 4 5, cut 1->2, heal, delay 1->2 300ms, drop 20%, clock 3 rate 0.5 (node 3's clock runs at half speed, shown beside it as ⏱0.5×). What you do happens at the next whole millisecond of virtual time; a break on the way stops there first. An action that would change nothing is not taken.",
 		"Nodes: ★ leader  ◆ candidate  ● follower  ✗ crashed  ⏸ paused node  ○ not booted yet  ▣ not a candidate · →N it believes N leads · /A its partition group. The selected node's state and messages show under the legend; ↑ ↓ select a log row, whose details show under the log.",
 		"Playback: ▶ playing · stopped · ⚑ at a break (n or enter goes on) · ■ the end (the verdicts show under the log).",
 	} {

@@ -39,7 +39,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.delay, "delay", "", "network delay, fixed (10ms) or uniform (5ms..15ms) (default 5ms..15ms)")
 	fs.StringVar(&f.drop, "drop", "", "probability that the network loses a message, e.g. 5% (default 0%)")
 	fs.StringVar(&f.fifo, "fifo", "", "on: links deliver in order; off: a message may overtake another (default on)")
-	fs.StringVar(&f.topology, "topology", "", "the edges messages may travel: "+strings.Join(algo.TopologyNames(), ", ")+", a ring in the order of --ids (default: the algorithm's usual one)")
+	fs.StringVar(&f.topology, "topology", "", "the edges messages may travel: "+strings.Join(algo.TopologyNames(), ", ")+" (laid over the order of --ids; default: the algorithm's usual one)")
 	fs.StringArrayVar(&f.sets, "set", nil, "algorithm parameter key=value, e.g. --set timeout=200ms (repeatable)")
 	fs.StringVar(&f.runFor, "run", "", "virtual time to simulate (default 5s)")
 	fs.StringVar(&f.engine, "engine", "", "goroutine (a goroutine per node) or inline (default goroutine)")
@@ -87,6 +87,10 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 		if err := set(fs, &cfg, sc); err != nil {
 			return cfg, err
 		}
+	}
+	if _, err := cfg.Cluster(); err != nil && fs.Changed("topology") {
+		// The topology does not fit the nodes: a grid of the wrong size, a file naming others.
+		return cfg, usagef("--topology %s: %v", f.topology, err)
 	}
 	cfg.MaxMemory = memlimit.Budget()
 	if err := f.fits(fs, cfg, sc); err != nil {

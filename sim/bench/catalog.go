@@ -37,6 +37,25 @@ func registryTheories(info *algo.Info, n int) []Theory {
 	return out
 }
 
+// theoriesOf returns the theory of the run cfg: the registry's on the run's own graph when
+// the algorithm gives one (algo.Theory.OnGraph) — an exact count of its one kind of message,
+// or a bound on them all — else Theories.
+func theoriesOf(cfg *sim.Config) []Theory {
+	th := cfg.Algorithm.Theory
+	if th == nil || th.OnGraph == nil {
+		return Theories(cfg.Algorithm.Name, cfg.IDs)
+	}
+	cl, err := cfg.Cluster()
+	if err != nil {
+		return nil
+	}
+	count := th.OnGraph(cl)
+	if th.GraphExact && len(cfg.Algorithm.Kinds) == 1 {
+		return []Theory{{Kind: cfg.Algorithm.Kinds[0], Exact: count, Note: th.GraphBound}}
+	}
+	return []Theory{{Kind: AllKinds, Exact: -1, Bound: count, Note: th.GraphBound}}
+}
+
 // Samples is how many seeds a randomised algorithm's bench averages over among n nodes: many
 // among few nodes, fewer among many: three among 100,000.
 func Samples(n int) int { return max(1, min(200, 300_000/max(n, 1))) }

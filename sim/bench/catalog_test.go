@@ -25,11 +25,22 @@ func TestRegistryTheories(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if th.OnGraph != nil && th.GraphExact {
+				exact, ok := r.TheoryOf(info.Kinds[0])
+				if r.Stopped != "" || !ok || exact.Note != th.GraphBound || exact.Exact <= 0 || len(r.Misses()) > 0 {
+					t.Errorf("%s: stopped %q, theory %+v, misses %v", info.Name, r.Stopped, r.Theory, r.Misses())
+				}
+				continue
+			}
+			bound := th.Bound
+			if th.OnGraph != nil {
+				bound = th.GraphBound
+			}
 			all, ok := r.TheoryOf(AllKinds)
 			switch {
 			case r.Stopped != "":
 				t.Errorf("%s: stopped: %s", info.Name, r.Stopped)
-			case !ok || all.Note != th.Bound:
+			case !ok || all.Note != bound:
 				t.Errorf("%s: theory %+v, want the registry's %q", info.Name, r.Theory, th.Bound)
 			case th.Expected && (r.Runs != Samples(64) || r.MeanSent <= 0 || all.Mean <= 0):
 				t.Errorf("%s: %d runs, mean %v, expected %v", info.Name, r.Runs, r.MeanSent, all.Mean)

@@ -132,7 +132,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	}
 	if why := tooBig(name, &cfg, o); why != "" {
 		k := len(cfg.Algorithm.Kinds)
-		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: Theories(name, cfg.IDs), Elected: -1,
+		return Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: theoriesOf(&cfg), Elected: -1,
 			Kinds: cfg.Algorithm.Kinds, Sent: make([]int64, k), Delivered: make([]int64, k), Stopped: "not run: " + why}, nil
 	}
 	if o.MaxMessages > 0 {
@@ -140,7 +140,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 		// A broadcast can put the whole budget in flight at once, before any check.
 		cfg.MaxScheduled = int(min(o.MaxMessages, int64(sim.DefaultMaxScheduled)))
 	}
-	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: Theories(name, cfg.IDs)}
+	r := Result{Algorithm: name, Nodes: n, Engine: e, Seed: seed, Worst: o.Worst, Theory: theoriesOf(&cfg)}
 
 	// What an earlier run in this process left is not this one's — as far as the runtime lets
 	// go of it: electsim bench measures each run in a process of its own.
@@ -302,7 +302,14 @@ func tooBig(name string, cfg *sim.Config, o Options) string {
 		return fmt.Sprintf("its nodes would need about %s MB (%s), more than the %s MB allowed",
 			human.Thousands(mem>>20), what, human.Thousands(memoryLimit>>20))
 	}
-	if est, formula := Estimate(name, len(cfg.IDs)); o.MaxMessages > 0 && est > o.MaxMessages {
+	est, formula := Estimate(name, len(cfg.IDs))
+	if th := cfg.Algorithm.Theory; th != nil && th.OnGraph != nil {
+		est = -1 // a bound on the graph is no estimate: the budget stops the run instead
+		if cl, err := cfg.Cluster(); err == nil && th.GraphExact {
+			est, formula = th.OnGraph(cl), th.GraphBound
+		}
+	}
+	if o.MaxMessages > 0 && est > o.MaxMessages {
 		return fmt.Sprintf("it would send about %s messages (%s), more than the %s allowed (--max-messages raises it)",
 			human.Thousands(est), formula, human.Thousands(o.MaxMessages))
 	}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"electsim/algo"
+	"electsim/network"
+	"electsim/sim"
+)
+
+// graphModel is fixedModel on a topology.
+func graphModel(t *testing.T, name, topology string, n int) *Model {
+	t.Helper()
+	info, err := algo.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.DefaultConfig(info, n)
+	cfg.Topology = topology
+	cfg.Network.Delay = network.Delay{Min: 10 * ms, Max: 10 * ms}
+	cfg.Engine = sim.Inline
+	m, err := New(Options{Config: cfg, Output: io.Discard, NoColor: true, SaveDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m
+}
+
+// The canvas lays a topology out as its shape and draws every edge faintly, packets on them: a
+// grid as a grid, a star with its hub in the middle, a random graph by its force layout.
+func TestGraphCanvasGolden(t *testing.T) {
+	for _, c := range []struct {
+		name, algo, topology string
+		n                    int
+		at                   time.Duration
+	}{
+		{"floodmax on a grid", "floodmax", "grid:3x3", 9, 5 * ms},
+		{"echo on a star", "echo", "star", 7, 5 * ms},
+		{"echo on a random graph", "echo", "random:3", 12, 5 * ms},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := graphModel(t, c.algo, c.topology, c.n)
+			playTo(m, c.at)
+			view := m.View()
+			if !strings.Contains(view, "·") {
+				t.Errorf("no edge drawn:\n%s", view)
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// A node whose clock drifts shows its rate beside it; one whose clock keeps true time shows none.
+func TestCanvasShowsClockRate(t *testing.T) {
+	m := fixedModel(t, "bully", 3, sim.Action{At: 1 * ms, Op: sim.Clock, Nodes: []algo.ID{2}, Rate: 0.5})
+	playTo(m, 5*ms)
+	view := m.View()
+	if !strings.Contains(view, "2 ⏱0.5×") || strings.Count(view, "⏱") != 1 {
+		t.Errorf("want ⏱0.5× beside node 2 alone:\n%s", view)
+	}
+}
+
+// Above GraphMax nodes a general graph is drawn in rows, and the status line says so; at
+// GraphMax it is laid out as its shape, and the status line says nothing of it.
+func TestGraphTooBigSaysSo(t *testing.T) {
+	big := graphModel(t, "echo", "random:3", 60)
+	if view := big.View(); !strings.Contains(view, "echo (random:3 over 48 nodes: in rows, no edges)") {
+		t.Errorf("60 nodes: no word of the fallback:\n%s", view)
+	}
+	small := graphModel(t, "echo", "random:3", 48)
+	if view := small.View(); strings.Contains(view, "in rows, no edges") {
+		t.Errorf("48 nodes:\n%s", view)
+	}
+}
