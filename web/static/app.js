@@ -338,6 +338,7 @@ async function main() {
     return;
   }
   show(v);
+  document.body.dataset.firstPicture = Math.round(performance.now()); // ms from navigation: the benchmark reads it
   await chooser(v.name).catch((e) => say(e.message, true));
   document.body.dataset.ready = "true";
   requestAnimationFrame(frame);
