@@ -150,7 +150,7 @@ function showLog() {
     const head = Object.assign(document.createElement("span"), { className: "when", textContent: `${fmtDur(r.at)} #${r.step}` });
     const who = Object.assign(document.createElement("span"), { className: "who", textContent: r.who });
     const ev = Object.assign(document.createElement("span"), { className: "event", textContent: r.say ? `“${r.say}”` : r.event });
-    const parts = Object.assign(document.createElement("span"), { className: "parts", textContent: (r.parts || []).join(" · ") });
+    const parts = Object.assign(document.createElement("span"), { className: "parts", textContent: r.say ? "" : (r.parts || []).join(" · ") });
     li.append(head, who, ev, parts);
     return li;
   }));
@@ -314,7 +314,8 @@ async function main() {
   wire();
   let theme = "auto";
   try { theme = localStorage.getItem("electsim-theme") || "auto"; } catch { /* file:// may refuse */ }
-  setTheme(theme);
+  const asked = new URLSearchParams(location.search).get("theme"); // ?theme=contrast, for a projector
+  setTheme(THEMES.includes(asked) ? asked : THEMES.includes(theme) ? theme : "auto");
   setSpeed(1);
   const embedded = $("replay");
   let v;
