@@ -180,6 +180,20 @@ func TestBrowserPlaysToBreakAndCrashes(t *testing.T) {
 	ss.Next()
 	page = readPage(t, ctx)
 	sameStatuses(t, fmt.Sprintf("at step %d, after the crash", page.Step), page.Statuses, statuses(ss))
+
+	// A command typed while playing is taken, not lost behind the playback's requests.
+	err = chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`for (let i = 0; i < 8; i++) document.getElementById("slower").click()`),
+		chromedp.Click("#play"), chromedp.Sleep(200*time.Millisecond),
+		chromedp.SendKeys("#command", "crash 1\n"),
+		chromedp.WaitVisible(`[data-node="1"][data-status="crashed"]`),
+	)
+	if err != nil {
+		t.Fatalf("crashing node 1 while playing: %v", err)
+	}
+	if msg, err := chromedp.Run(ctx, chromedp.Text("#message")); err != nil || !strings.HasPrefix(msg, "crash 1 at ") {
+		t.Fatalf("the message after crash 1: %q (%v)", msg, err)
+	}
 }
 
 // TestBrowserReplayAtEnd writes a replay of a bundled scenario, opens it from file:// at #end,

@@ -10,8 +10,8 @@ const THEMES = ["auto", "dark", "light", "contrast"];
 const MAX_ROWS = 400; // the log shows at most the latest rows that match
 
 const ui = {
-  source: null, view: null, log: [], gen: -1, playing: false, busy: false, speed: 1,
-  selected: 0, lastFrame: 0, history: false, pending: null,
+  source: null, view: null, log: [], gen: -1, playing: false, queued: 0, speed: 1,
+  selected: 0, lastFrame: 0, history: false, chain: Promise.resolve(null),
 };
 
 // liveSource asks the server.
@@ -58,20 +58,24 @@ async function openLive(scenario) {
   return { src: liveSource(v.id), v };
 }
 
-// request asks the source for something, and shows the answer; one at a time.
-async function request(op, extra = {}) {
-  if (ui.busy) return null;
-  ui.busy = true;
-  try {
-    const v = await ui.source[op]({ from: ui.log.length, gen: ui.gen, ...extra });
-    show(v);
-    return v;
-  } catch (e) {
-    say(e.message, true);
-    return null;
-  } finally {
-    ui.busy = false;
-  }
+// request asks the source for something and shows the answer. Requests go one at a time, in
+// the order asked: what the user asks for waits for a playback frame in flight, never dropped.
+function request(op, extra = {}) {
+  ui.queued++;
+  const run = async () => {
+    try {
+      const v = await ui.source[op]({ from: ui.log.length, gen: ui.gen, ...extra });
+      show(v);
+      return v;
+    } catch (e) {
+      say(e.message, true);
+      return null;
+    } finally {
+      ui.queued--;
+    }
+  };
+  ui.chain = ui.chain.then(run, run);
+  return ui.chain;
 }
 
 function show(v) {
@@ -160,7 +164,7 @@ function showLog() {
 // Playback: once a frame, play virtual time on by the rate times the frame's wall time.
 function frame(now) {
   requestAnimationFrame(frame);
-  if (!ui.playing || ui.busy || !ui.view) { ui.lastFrame = now; return; }
+  if (!ui.playing || ui.queued > 0 || !ui.view) { ui.lastFrame = now; return; }
   const dt = Math.min(100, now - (ui.lastFrame || now)) / 1000;
   ui.lastFrame = now;
   const to = Math.round(ui.view.picture.at + SPEEDS[ui.speed] * dt);
