@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"electsim/algo"
 	"electsim/scenarios"
 	"electsim/session"
 	"electsim/sim"
@@ -113,6 +114,9 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 	}
 	if e := ss.Ending(); e != nil {
 		d.Verdicts = verdictLines(e)
+	} else {
+		d.Verdicts = []string{fmt.Sprintf("This replay holds the first %d steps of a longer run, to %s of virtual time: electsim run plays it whole.",
+			maxReplaySteps, algo.FormatDuration(ss.Now()))}
 	}
 	d.SaveName = ss.SaveName()
 	d.SaveText = ss.File(d.SaveName, "electsim run --html")

@@ -98,7 +98,13 @@ function show(v) {
   showLog();
   $("verdict-box").hidden = !v.verdicts;
   if (v.verdicts) $("verdicts").textContent = v.verdicts.join("\n");
-  $("mode").textContent = v.done ? "the run has ended" : v.atBreak ? "break" : ui.playing ? "playing" : "paused";
+  showMode();
+}
+
+function showMode() {
+  const v = ui.view;
+  const mode = v.done ? "the run has ended" : ui.playing ? "playing" : v.atBreak ? "break" : "paused";
+  $("mode").textContent = ui.source.live ? mode : `replay · ${mode}`;
 }
 
 function say(text, error) {
@@ -177,7 +183,7 @@ function setPlaying(on) {
   if (on && ui.view && ui.view.done) { say("the run has ended: R starts it again", false); on = false; }
   ui.playing = on;
   $("play").textContent = on ? "❚❚ pause" : "▶ play";
-  if (ui.view) $("mode").textContent = ui.view.done ? "the run has ended" : on ? "playing" : ui.view.atBreak ? "break" : "paused";
+  if (ui.view) showMode();
 }
 
 function setSpeed(i) {
