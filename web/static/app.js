@@ -299,6 +299,8 @@ function wire() {
     if (text && await command(text)) $("command").value = "";
   };
   document.addEventListener("keydown", onKey);
+  // A button clicked gives the focus back: space and enter are the page's keys, not a second click.
+  document.addEventListener("click", (e) => { const b = e.target.closest("button"); if (b && !b.closest("dialog")) b.blur(); });
 }
 
 async function chooser(current) {
