@@ -249,3 +249,45 @@ func TestBrowserReplayAtEnd(t *testing.T) {
 	}
 	sameStatuses(t, fmt.Sprintf("at step %d of the replay", n), page.Statuses, statuses(ss))
 }
+
+// TestBrowserKeysAndChooser steps with the TUI's keys, and opens another scenario from the
+// chooser.
+func TestBrowserKeysAndChooser(t *testing.T) {
+	ctx := browser(t)
+	cfg, sc := bundled(t, "raft-boot-split-vote")
+	srv := NewServer(Options{Config: cfg, Scenario: sc})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(`body[data-ready="true"]`),
+		chromedp.KeyEvent("l"), chromedp.KeyEvent("l"), chromedp.KeyEvent("."),
+		chromedp.WaitVisible(`[data-step="3"]`),
+		chromedp.KeyEvent("h"),
+		chromedp.WaitVisible(`[data-step="2"]`),
+		chromedp.KeyEvent("t"),
+		chromedp.WaitVisible(`html[data-theme="dark"]`),
+	)
+	if err != nil {
+		t.Fatalf("l l . h t: %v", err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetValue("#chooser", "bully-partition"), // which fires its change
+		chromedp.WaitVisible(`[data-step="0"]`),
+		chromedp.WaitVisible(`#chooser:enabled`),
+	)
+	if err != nil {
+		t.Fatalf("choosing bully-partition: %v", err)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Text("#title"))
+	if want, _ := bundled(t, "bully-partition"); err != nil || !strings.HasPrefix(title, "Bully") || want.Algorithm.Name != "bully" {
+		t.Fatalf("the title after choosing bully-partition: %q (%v)", title, err)
+	}
+	srv.mu.Lock()
+	open := len(srv.sessions)
+	srv.mu.Unlock()
+	if open != 1 {
+		t.Fatalf("%d sessions open after choosing another scenario: the old one should be closed", open)
+	}
+}

@@ -49,7 +49,7 @@ async function openLive(scenario) {
       return { src, v };
     } catch { /* closed or idle too long: open another */ }
   }
-  if (old) fetch(`api/sessions/${old}`, { method: "DELETE" }).catch(() => {});
+  if (old) await fetch(`api/sessions/${old}`, { method: "DELETE" }).catch(() => {});
   const res = await fetch("api/sessions", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ scenario: want }) });
   const v = await res.json();
   if (!res.ok) throw new Error(v.error);
@@ -314,12 +314,14 @@ async function chooser(current) {
   sel.value = list.some((s) => s.name === current) ? current : "";
   sel.onchange = async () => {
     setPlaying(false);
+    sel.disabled = true; // one switch at a time: each closes the session before it
     try {
       const { src, v } = await openLive(sel.value);
-      ui.source = src; ui.gen = -1; ui.selected = 0;
+      ui.source = src; ui.gen = -1; ui.selected = 0; ui.log = [];
       show(v);
-      sel.blur();
     } catch (e) { say(e.message, true); }
+    sel.disabled = false;
+    sel.blur();
   };
 }
 
