@@ -83,6 +83,9 @@ func WriteReplay(w io.Writer, cfg sim.Config, sc *scenarios.Scenario) error {
 
 // replayOf plays the run and encodes every step's picture.
 func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
+	if sc != nil && sc.Name == "" {
+		sc = nil // a run the flags describe: no title, narration nor expectations of its own
+	}
 	ss, err := session.New(cfg, sc)
 	if err != nil {
 		return nil, err

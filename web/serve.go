@@ -13,6 +13,14 @@ import (
 	"time"
 )
 
+// Usage is electsim web's help, before its flags.
+const Usage = `Usage: electsim web [SCENARIO] [flags]
+
+Serves a scenario — a .scn file or a bundled one — or the run the flags describe, to your
+browser: the nodes and messages drawn, play, step, step back, faults at a click, narration,
+the event log, save. Prints the URL to open; ctrl+c stops it. docs/web.md tells more.
+`
+
 // DefaultAddr is where Serve listens unless told otherwise: the loopback, a free port.
 const DefaultAddr = "127.0.0.1:0"
 

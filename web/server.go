@@ -64,6 +64,9 @@ type scenarioInfo struct {
 
 // NewServer returns a server whose new tabs play what opts describes.
 func NewServer(opts Options) *Server {
+	if opts.Scenario != nil && opts.Scenario.Name == "" {
+		opts.Scenario = nil // a run the flags describe: no title, narration nor expectations of its own
+	}
 	if opts.Limits == (Limits{}) {
 		opts.Limits = DefaultLimits
 	}
