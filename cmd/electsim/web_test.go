@@ -26,6 +26,11 @@ func TestRunHTML(t *testing.T) {
 	if !strings.Contains(string(page), `<script type="application/octet-stream" id="replay"`) || strings.Contains(string(page), `src="app.js"`) {
 		t.Fatalf("the page is not self-contained: %.300s", page)
 	}
+	for _, ref := range []string{"http:", "https:", " src=", " href="} {
+		if strings.Contains(string(page), ref) {
+			t.Errorf("the page refers to something outside it (%q): it must open with no network", ref)
+		}
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Fatalf("the folder holds %d files, not the page alone", len(entries))

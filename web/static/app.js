@@ -118,6 +118,9 @@ function showNarration() {
   const box = $("narration");
   const lines = ui.history ? ui.log.filter((r) => r.say).map((r) => `${fmtDur(r.at)}  ${r.say}`) : ui.view.narration;
   box.replaceChildren(...lines.map((l) => Object.assign(document.createElement("p"), { textContent: l })));
+  if (!lines.length && ui.view.step === 0) {
+    box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: "The nodes have not booted yet: ▶ play (space) plays the run, step ▶ (→) goes one step at a time, ? lists the keys." }));
+  }
   $("history-button").textContent = ui.history ? "now" : "history";
 }
 
