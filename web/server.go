@@ -198,30 +198,45 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		cfg, info = sc.Config(), scenarioInfo{name: sc.Name, sc: sc}
 		cfg.Engine = s.opts.Config.Engine
 	}
-	s.mu.Lock()
-	s.sweep()
-	if len(s.sessions) >= s.opts.Limits.Sessions {
-		s.mu.Unlock()
-		fail(w, http.StatusTooManyRequests, fmt.Sprintf("%d sessions are open, the most this server holds: close a tab, or wait %s for an idle one to close",
-			len(s.sessions), s.opts.Limits.Idle))
+	if !s.room(w) {
 		return
 	}
-	id := newID()
-	e := &entry{sc: info, used: s.opts.Clock()}
-	s.sessions[id] = e
-	e.mu.Lock() // before the registry's lock goes: nobody uses it before it has a session
-	s.mu.Unlock()
-	defer e.mu.Unlock()
 	ss, err := session.New(cfg, info.sc)
 	if err != nil {
-		s.mu.Lock()
-		delete(s.sessions, id)
-		s.mu.Unlock()
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	e.ss = ss
-	writeJSON(w, http.StatusCreated, viewOf(id, ss, info, -1, 0))
+	s.mu.Lock()
+	if n := len(s.sessions); n >= s.opts.Limits.Sessions { // others took the room meanwhile
+		s.mu.Unlock()
+		ss.Close()
+		fail(w, http.StatusTooManyRequests, full(n, s.opts.Limits.Idle))
+		return
+	}
+	id := newID()
+	s.sessions[id] = &entry{ss: ss, sc: info, used: s.opts.Clock()}
+	v := viewOf(id, ss, info, -1, 0) // nobody has the id yet: nobody else uses ss
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// room reports whether there is room for one more session, closing the idle ones first; if
+// not, it answers 429.
+func (s *Server) room(w http.ResponseWriter) bool {
+	s.mu.Lock()
+	s.sweep()
+	n := len(s.sessions)
+	s.mu.Unlock()
+	if n < s.opts.Limits.Sessions {
+		return true
+	}
+	fail(w, http.StatusTooManyRequests, full(n, s.opts.Limits.Idle))
+	return false
+}
+
+// full is the message of a server holding all the sessions it may.
+func full(n int, idle time.Duration) string {
+	return fmt.Sprintf("%d sessions are open, the most this server holds: close a tab, or wait %s for an idle one to close", n, idle)
 }
 
 // newID is a session's id: 128 random bits, which no other tab guesses.
@@ -235,7 +250,7 @@ func newID() string {
 func (s *Server) sweep() {
 	now := s.opts.Clock()
 	for id, e := range s.sessions {
-		if e.ss != nil && now.Sub(e.used) > s.opts.Limits.Idle {
+		if now.Sub(e.used) > s.opts.Limits.Idle {
 			delete(s.sessions, id)
 			go func() { // it may be serving a request still: close it once that is done
 				e.mu.Lock()
@@ -260,11 +275,6 @@ func (s *Server) lookup(w http.ResponseWriter, id string) *entry {
 		return nil
 	}
 	e.mu.Lock()
-	if e.ss == nil { // its creation failed
-		e.mu.Unlock()
-		fail(w, http.StatusNotFound, "no session "+quote(id))
-		return nil
-	}
 	return e
 }
 
@@ -287,9 +297,7 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.mu.Lock()
-	if e.ss != nil {
-		e.ss.Close()
-	}
+	e.ss.Close()
 	e.mu.Unlock()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -279,3 +279,33 @@ func TestAPIConcurrentTabs(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestAPIConcurrentOpens opens sessions from many tabs at once: exactly the limit succeed, the
+// rest are told the server is full.
+func TestAPIConcurrentOpens(t *testing.T) {
+	a := newAPI(t, Options{Limits: Limits{Sessions: 3, Body: 1 << 10, Idle: time.Hour}})
+	codes := make(chan int, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := http.Post(a.hs.URL+"/api/sessions", "application/json", strings.NewReader("{}"))
+			if err != nil {
+				codes <- 0
+				return
+			}
+			res.Body.Close()
+			codes <- res.StatusCode
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for c := range codes {
+		count[c]++
+	}
+	if count[http.StatusCreated] != 3 || count[http.StatusTooManyRequests] != 5 {
+		t.Fatalf("8 opens at once with room for 3: %v", count)
+	}
+}
