@@ -223,7 +223,6 @@ async function save() {
 }
 
 async function replayFile() {
-  if (!ui.source.live) { download(document.title.replace(/ — electsim$/, "") + ".html", new Blob([document.documentElement.outerHTML], { type: "text/html" })); return; }
   try {
     const blob = await ui.source.replay();
     download(`${ui.view.name || "session"}.html`, blob);
@@ -356,6 +355,7 @@ async function main() {
     say(`cannot open the session: ${e.message}`, true);
     return;
   }
+  $("download-replay").hidden = !ui.source.live; // a replay is the file already
   show(v);
   document.body.dataset.firstPicture = Math.round(performance.now()); // ms from navigation: the benchmark reads it
   await chooser(v.name).catch((e) => say(e.message, true));
