@@ -47,6 +47,7 @@ func commands() []command {
 	return []command{
 		{"run", "[SCENARIO] [flags]", "play a scenario (a .scn file or a bundled one) or a run the flags describe", runCommand},
 		{"tui", "[SCENARIO] [flags]", "play a scenario in the interactive terminal UI", tuiCommand},
+		{"web", "[SCENARIO] [flags]", "play a scenario in your browser", webCommand},
 		{"check", "[flags] --faults LIST", "check a property under random fault schedules; shrink what breaks it", checkCommand},
 		{"bench", "[flags]", "elections at scale: messages against theory, time and memory", benchCommand},
 		{"sweep", "[SCENARIO] --param KEY=VALUES", "vary one parameter: false suspicions, recovery time, messages per value", sweepCommand},

@@ -122,7 +122,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "scenario.scn"}, `electsim run: no scenario file scenario.scn, and no bundled scenario called "scenario.scn" (electsim scenarios lists them)`},
 		{[]string{"run", "lessons/week1.scn"}, "electsim run: lessons/week1.scn: no such scenario file"},
 		{[]string{"run", os.TempDir()}, "electsim run: " + os.TempDir() + ": is a directory; give a scenario file (.scn) or a bundled scenario's name"},
-		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, check, bench, sweep, scenarios, algorithms; see electsim -h)`},
+		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, web, check, bench, sweep, scenarios, algorithms; see electsim -h)`},
 		{[]string{"--nodes", "0"}, "electsim: --nodes 0: expected a number of nodes from 1 to 200000, e.g. --nodes 5"},
 		{[]string{"run", "--trace", "/nonexistent-dir/t.jsonl"}, "electsim run: --trace /nonexistent-dir/t.jsonl: cannot write there: no such file or directory"},
 		{[]string{"tui"}, "electsim tui: the terminal UI needs a terminal; electsim run bully-leader-crash plays it headless"},

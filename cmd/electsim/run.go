@@ -19,7 +19,7 @@ import (
 // outputFlags choose what a headless run prints and writes.
 type outputFlags struct {
 	json, quiet, all bool
-	trace            string
+	trace, html      string
 }
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
@@ -27,6 +27,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write every trace record to `FILE` as JSON Lines ('-': to stdout, alone)")
 	boolVar(fs, &o.quiet, "quiet", "q", "print only the summary, no timeline")
 	boolVar(fs, &o.all, "all", "", "show every step in the timeline, routine heartbeats included")
+	fs.StringVar(&o.html, "html", "", "write the run as one self-contained web page to `FILE`: it plays the run in a browser, offline")
 }
 
 func newFlagSet(name string) *pflag.FlagSet {
@@ -125,7 +126,7 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	cfg.Trace = showTimeline || of.trace != "" || dg != nil
 
 	temp := &interrupt.Cleanup{}
-	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() {
+	if fs.Changed("trace") && of.trace != "-" || dg.writesFiles() || of.html != "" {
 		stop := temp.Watch()
 		defer stop()
 	}
@@ -167,6 +168,11 @@ func headless(cmd, demo string, args []string, stdout, stderr io.Writer, getenv 
 	if err := out.finish(of.trace, stdout); err != nil {
 		return err
 	}
+	if of.html != "" {
+		if err := writeHTML(of.html, cfg, sc, temp); err != nil {
+			return err
+		}
+	}
 	return printRun(stdout, p, &of, showTimeline, dg.toStdout() != "", sc, sum, results)
 }
 
@@ -186,7 +192,7 @@ func headlessUsage(cmd, demo string, fs *pflag.FlagSet) func(io.Writer) {
 // check refuses outputs that clash: two of them, or one and the scenario being run, naming one
 // file; two of them going to stdout.
 func (o *outputFlags) check(sc *scenarios.Scenario, df *diagramFlags, dg *diagrams) error {
-	outputs := map[string]string{"--trace": o.trace, "--svg": df.svg, "--mermaid": df.mermaid, "--shiviz": df.shiviz}
+	outputs := map[string]string{"--trace": o.trace, "--html": o.html, "--svg": df.svg, "--mermaid": df.mermaid, "--shiviz": df.shiviz}
 	if err := distinctOutputs(sc.File(), outputs); err != nil {
 		return err
 	}
