@@ -168,35 +168,6 @@ func leaseRoles(c *Cluster) (lock, res ID) {
 	return c.Sorted[n-2], c.Sorted[n-1]
 }
 
-// watchStaleWrites judges no-stale-write on the resource's ACCEPTs: each carries the token of
-// the write it took.
-func watchStaleWrites() Watcher { return &staleWrites{} }
-
-// staleWrites remembers the highest token the resource has accepted so far. store names the
-// resource in violations: "the resource" when empty.
-type staleWrites struct {
-	highest uint64
-	store   string
-}
-
-func (w *staleWrites) Sent(m Message) (bool, []ID, string) {
-	if m.Kind != KindAccept {
-		return false, nil, ""
-	}
-	if m.Term < w.highest {
-		store := w.store
-		if store == "" {
-			store = "the resource"
-		}
-		return true, []ID{m.To, m.From}, fmt.Sprintf("%s accepted token %d from %d after token %d", store, m.Term, m.To, w.highest)
-	}
-	w.highest = m.Term
-	return false, nil, ""
-}
-
-func (w *staleWrites) Clone() Watcher              { c := *w; return &c }
-func (w *staleWrites) AppendState(b []byte) []byte { return appendUint(b, w.highest) }
-
 func newLeaseConfig(c *Cluster) *leaseConfig {
 	return sharedConfig(c, "lease", makeLeaseConfig)
 }
@@ -373,22 +344,7 @@ func (l *Lease) serveWrite(env Env, m Message) {
 	if m.Kind != KindWrite {
 		return
 	}
-	accepted, _ := env.Load(diskAccepted)
-	switch {
-	case m.Term < accepted && l.cfg.fencing:
-		env.Send(m.From, Message{Kind: KindReject, Term: m.Term})
-		if env.Tracing() {
-			env.Note("WRITE from %d with token %d < %d already accepted: REJECT — the fence holds", m.From, m.Term, accepted)
-		}
-	case m.Term < accepted:
-		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
-		if env.Tracing() {
-			env.Note("WRITE from %d with token %d < %d already accepted, and no fencing: ACCEPT — a stale write", m.From, m.Term, accepted)
-		}
-	default:
-		env.Store(diskAccepted, m.Term)
-		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
-	}
+	serveFencedWrite(env, m, l.cfg.fencing)
 }
 
 // onAnswer is a candidate hearing from the lock service or the resource.

@@ -434,22 +434,7 @@ func (z *ZooKeeper) serve(env Env, m Message) {
 // serveWrite is the data store: "remember the highest token accepted; with fencing, reject a
 // write that carries a lower one".
 func (z *ZooKeeper) serveWrite(env Env, m Message) {
-	accepted, _ := env.Load(diskAccepted)
-	switch {
-	case m.Term < accepted && z.cfg.fencing:
-		env.Send(m.From, Message{Kind: KindReject, Term: m.Term})
-		if env.Tracing() {
-			env.Note("WRITE from %d with token %d < %d already accepted: REJECT — the fence holds", m.From, m.Term, accepted)
-		}
-	case m.Term < accepted:
-		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
-		if env.Tracing() {
-			env.Note("WRITE from %d with token %d < %d already accepted, and no fencing: ACCEPT — a stale write", m.From, m.Term, accepted)
-		}
-	default:
-		env.Store(diskAccepted, m.Term)
-		env.Send(m.From, Message{Kind: KindAccept, Term: m.Term})
-	}
+	serveFencedWrite(env, m, z.cfg.fencing)
 }
 
 // findSession returns the index of owner's session num, or -1.
