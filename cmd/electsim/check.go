@@ -108,19 +108,11 @@ func checkCommand(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	var out *outFile
-	if fs.Changed("out") {
-		if cf.out == "-" {
-			return usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
-		}
-		temp := &interrupt.Cleanup{}
-		stop := temp.Watch()
-		defer stop()
-		if out, err = createOut("--out", cf.out, temp); err != nil {
-			return err
-		}
-		defer out.Abort() // a no-op once committed
+	out, closeOut, err := cf.openOut(fs)
+	if err != nil {
+		return err
 	}
+	defer closeOut()
 
 	p := colorFor(stdout, rf.noColor, getenv)
 	if !cf.json {
@@ -392,4 +384,22 @@ func matrixCommands(fs *pflag.FlagSet, rf *runFlags, m *check.Matrix) [][]string
 		}
 	}
 	return out
+}
+
+// openOut opens --out's file for the counterexample, if --out was given: out is nil without it.
+// done removes the file unless it was committed, and stops watching for an interrupt.
+func (cf *checkFlags) openOut(fs *pflag.FlagSet) (out *outFile, done func(), err error) {
+	if !fs.Changed("out") {
+		return nil, func() {}, nil
+	}
+	if cf.out == "-" {
+		return nil, nil, usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
+	}
+	temp := &interrupt.Cleanup{}
+	stop := temp.Watch()
+	if out, err = createOut("--out", cf.out, temp); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return out, func() { out.Abort(); stop() }, nil
 }

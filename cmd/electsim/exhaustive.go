@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
-	"electsim/internal/interrupt"
 	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -49,19 +48,11 @@ func exhaustiveCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exha
 	if err != nil {
 		return err
 	}
-	var out *outFile
-	if fs.Changed("out") {
-		if cf.out == "-" {
-			return usagef("--out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn")
-		}
-		temp := &interrupt.Cleanup{}
-		stop := temp.Watch()
-		defer stop()
-		if out, err = createOut("--out", cf.out, temp); err != nil {
-			return err
-		}
-		defer out.Abort() // a no-op once committed
+	out, closeOut, err := cf.openOut(fs)
+	if err != nil {
+		return err
 	}
+	defer closeOut()
 	p := colorFor(stdout, rf.noColor, getenv)
 	if !cf.json {
 		report.WriteExhaustiveHeading(stdout, p, x)
