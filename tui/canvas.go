@@ -323,7 +323,7 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		}
 		return pair{a, b}
 	}
-	if n <= allLinesUpTo {
+	if n <= allLinesUpTo && p.Topology == "" { // the complete graph: a topology draws its own edges, below
 		for a := range n {
 			for b := a + 1; b < n; b++ {
 				show[pair{a, b}] = cellLine

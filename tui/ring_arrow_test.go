@@ -57,6 +57,7 @@ func TestRingArrowsGolden(t *testing.T) {
 		{"peterson on a one-way ring", "peterson", algo.UniRing, 6, true},
 		{"chang-roberts on a one-way ring", "ring", algo.UniRing, 8, true},
 		{"hs on a bi-ring", "hs", algo.BiRing, 6, false},
+		{"peterson on a one-way ring of 4", "peterson", algo.UniRing, 4, true}, // its edges, not every pair
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := graphModel(t, c.algo, c.topology, c.n)
