@@ -162,3 +162,30 @@ func screenshot(t *testing.T, ctx context.Context, path string) {
 		t.Fatal(err)
 	}
 }
+
+// A partition of a grid marks with ╳ the links it cuts, and no pair of nodes across it that is
+// not linked.
+func TestBrowserTopologyPartition(t *testing.T) {
+	ctx := browser(t)
+	r := topologyRuns[0] // floodmax on grid:3x4: rows 1-4, 5-8, 9-12
+	openRun(t, ctx, r.config(t), 2)
+	err := chromedp.Do(ctx,
+		chromedp.SendKeys("#command", "partition 1 2 5 6 | 3 4 7 8 9 10 11 12\n"),
+		chromedp.WaitVisible(`#canvas .block-mark`),
+	)
+	if err != nil {
+		t.Fatalf("partitioning: %v", err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`[...new Set([...document.querySelectorAll("#canvas [data-blocked]")].map(l => l.dataset.blocked.split("-").map(Number).sort((a, b) => a - b).join("-")))].sort()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#canvas .block-mark").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"2-3", "5-9", "6-10", "6-7"}; fmt.Sprint(got) != fmt.Sprint(want) || marks != len(want) {
+		t.Errorf("blocked links drawn %v with %d ╳, want the grid's links across the cut %v, one ╳ each", got, marks, want)
+	}
+}
