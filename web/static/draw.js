@@ -130,7 +130,7 @@ export function drawPicture(pic, selected) {
     }
     const cls = pk.routine ? "packet routine" : "packet";
     out.push(`<g class="${cls} kind-${kindIndex(pic, pk.kind)}" data-kind="${esc(pk.kind)}" data-from="${pk.from}" data-to="${pk.to}"><title>${esc(pk.label)} ${pk.from}→${pk.to}</title>`);
-    out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${pk.routine ? 8 : 15}"/>`);
+    out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${pk.routine ? Math.min(8, r * 0.35) : Math.min(15, r * 0.5)}"/>`);
     if (!pk.routine) out.push(`<text x="${x.toFixed(1)}" y="${y.toFixed(1)}">${esc(pk.kind[0])}</text>`);
     out.push(`</g>`);
   }
