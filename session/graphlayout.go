@@ -69,8 +69,10 @@ func TopologyLayout(top *algo.Topology, ids []algo.ID, dst [][2]float64) (places
 // forceLayout places a general graph by a force layout (after Fruchterman and Reingold): from
 // the circle in ring order, a fixed number of steps in which every pair of nodes pushes apart
 // and every edge pulls its ends together, each step moving a node less than the last; then
-// scaled to fill the canvas. It uses no randomness and visits pairs in index order, and the
-// places are rounded: the same graph is placed the same everywhere.
+// scaled to fill the canvas, and nodes closer than a grid's spacing pushed apart (separate) —
+// a force layout crowds the core of a graph when a few long paths stretch the canvas. It uses no
+// randomness and visits pairs in index order, and the places are rounded: the same graph is
+// placed the same everywhere.
 func forceLayout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 	pts := Layout(n, nil, dst)
 	k := math.Sqrt(1.0 / float64(n)) // the ideal edge length
@@ -125,5 +127,40 @@ func forceLayout(n int, edges [][2]int, dst [][2]float64) [][2]float64 {
 			}
 		}
 	}
+	return separate(pts)
+}
+
+// separate pushes apart, in a fixed number of rounds, every two places closer than 0.9 of the
+// spacing of a square grid of as many nodes, keeping each on the canvas.
+func separate(pts [][2]float64) [][2]float64 {
+	n := len(pts)
+	side := math.Ceil(math.Sqrt(float64(n)))
+	dmin := 0.9 / side
+	for range 60 {
+		moved := false
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				dx, dy := pts[j][0]-pts[i][0], pts[j][1]-pts[i][1]
+				d := math.Hypot(dx, dy)
+				if d >= dmin {
+					continue
+				}
+				push := (dmin - d) / 2
+				if d < 1e-9 { // on one place: apart along a direction of their own
+					a := float64(i*7+j) * 2.399963
+					dx, dy, d = math.Cos(a), math.Sin(a), 1
+				}
+				ux, uy := dx/d*push, dy/d*push
+				pts[i] = [2]float64{round9(clamp01(pts[i][0] - ux)), round9(clamp01(pts[i][1] - uy))}
+				pts[j] = [2]float64{round9(clamp01(pts[j][0] + ux)), round9(clamp01(pts[j][1] + uy))}
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
 	return pts
 }
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -69,4 +70,25 @@ func near(a, b [][2]float64) bool {
 		}
 	}
 	return true
+}
+
+// A force layout leaves no two nodes of a random graph closer than most of a square grid's
+// spacing, so that no node hides another, at every size it lays out.
+func TestForceLayoutKeepsNodesApart(t *testing.T) {
+	for _, topology := range []string{"random:2", "random:3", "random:5"} {
+		for n := 4; n <= GraphMax; n++ {
+			pts, ok := places(t, topology, n)
+			if !ok {
+				t.Fatalf("%s of %d: not laid out", topology, n)
+			}
+			side := math.Ceil(math.Sqrt(float64(n)))
+			for i := range pts {
+				for j := i + 1; j < len(pts); j++ {
+					if d := math.Hypot(pts[i][0]-pts[j][0], pts[i][1]-pts[j][1]); d < 0.8/side {
+						t.Errorf("%s of %d: nodes %d and %d %.3f apart, want at least %.3f", topology, n, i, j, d, 0.8/side)
+					}
+				}
+			}
+		}
+	}
 }

@@ -39,6 +39,17 @@ type Picture struct {
 	Blocked []Blocked `json:"blocked"`
 	// Groups is how many partition groups are in force: 0 without a partition.
 	Groups int `json:"groups"`
+	// Topology is the name of the run's topology ("ring", "bi-ring", "grid:3x4", …); empty for
+	// the complete graph.
+	Topology string `json:"topology,omitempty"`
+	// Edges are the topology's links by node id, while the layout shows its shape ("ring" or
+	// "graph"): an undirected link once, a directed one [a, b] from a to b, a ring's in ring
+	// order. Empty for the complete graph (every pair is linked) and when the layout is "grid"
+	// (too many nodes to draw the links readably). They do not change during a run: a view
+	// that keeps its Picture gets the same slice every frame, and must not change it.
+	Edges [][2]algo.ID `json:"edges,omitempty"`
+	// Directed is set when a link lets messages go one way only, as on a one-way ring.
+	Directed bool `json:"directed,omitempty"`
 
 	scratch scratch // what filling it reuses from one frame to the next
 }
@@ -52,6 +63,18 @@ type scratch struct {
 	flying []sim.Flying
 	lines  map[[2]algo.ID]int
 	slot   map[algo.ID]int // a node's place in Nodes
+	shape  shape           // the places and edges of the last topology drawn
+}
+
+// shape is what a picture draws of a topology that does not change during a run: the nodes'
+// places and the edges. It is worked out once per topology and node count, not every frame —
+// a force layout takes a millisecond, a ring of 200,000 nodes its edges.
+type shape struct {
+	top    *algo.Topology
+	n      int
+	places [][2]float64
+	graph  bool // placed as the graph's shape (TopologyLayout's ok)
+	edges  [][2]algo.ID
 }
 
 // PicNode is one node as a picture shows it.
@@ -179,6 +202,7 @@ func (s *Session) Picture(p *Picture, linger time.Duration) {
 	if len(ids) > RingMax {
 		p.Layout = "grid"
 	}
+	s.pictureShape(p, ids)
 	s.pictureNodes(p, ids, t)
 	s.picturePackets(p, t)
 	s.pictureDrops(p, t, linger)
@@ -277,14 +301,33 @@ func treeLevels(n int, edges [][2]int) [][]int {
 // multiply-add on one and not another changes the last bits).
 func round9(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
+// pictureShape fills p's layout, topology and edges, and keeps the nodes' places in its
+// scratch: worked out again only when the run's topology or its size changed (a restart).
+func (s *Session) pictureShape(p *Picture, ids []algo.ID) {
+	top := s.run.Topology()
+	sh := &p.scratch.shape
+	if sh.top != top || sh.n != len(ids) || sh.places == nil {
+		sh.top, sh.n = top, len(ids)
+		sh.places, sh.graph = TopologyLayout(top, ids, sh.places)
+		sh.edges = nil
+		if top != nil && !top.IsComplete() && (sh.graph || top.IsRing() && len(ids) <= RingMax) {
+			sh.edges = top.Edges()
+		}
+	}
+	if sh.graph {
+		p.Layout = "graph"
+	}
+	if top != nil && !top.IsComplete() {
+		p.Topology = top.Name()
+		p.Directed = top.Directed()
+	}
+	p.Edges = sh.edges
+}
+
 // pictureNodes fills p's nodes: state, place, timers, held inputs.
 func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 	views := s.run.Nodes()
-	var graph bool
-	p.scratch.places, graph = TopologyLayout(s.run.Topology(), ids, p.scratch.places)
-	if graph {
-		p.Layout = "graph"
-	}
+	places := p.scratch.shape.places
 	var group map[algo.ID]int
 	if parts := s.run.Partition(); parts != nil {
 		p.Groups = len(parts)
@@ -309,7 +352,7 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 		}
 		p.scratch.slot[id] = len(p.Nodes)
 		p.Nodes = append(p.Nodes, PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role,
-			Group: group[id], X: p.scratch.places[i][0], Y: p.scratch.places[i][1]})
+			Group: group[id], X: places[i][0], Y: places[i][1]})
 	}
 	// Each node's timers and held inputs, in one pass over each list: a frame among many nodes
 	// costs their number, not their number times the nodes'.

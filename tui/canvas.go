@@ -323,22 +323,20 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		}
 		return pair{a, b}
 	}
-	if n <= allLinesUpTo {
+	if n <= allLinesUpTo && p.Topology == "" { // the complete graph: a topology draws its own edges, below
 		for a := range n {
 			for b := a + 1; b < n; b++ {
 				show[pair{a, b}] = cellLine
 			}
 		}
 	}
-	// Every edge of a topology that is not the complete graph, while its layout shows its shape:
-	// a ring round its circle, a general graph as laid out.
-	if top := m.ss.Topology(); top != nil && !top.IsComplete() && (p.Layout == "ring" || p.Layout == "graph") {
-		for _, e := range top.Edges() {
-			a, okA := index[e[0]]
-			b, okB := index[e[1]]
-			if okA && okB && a != b {
-				show[key(a, b)] = cellLine
-			}
+	// Every edge of a topology that is not the complete graph, while its layout shows its shape
+	// (the picture carries its edges then): a ring round its circle, a general graph as laid out.
+	for _, e := range p.Edges {
+		a, okA := index[e[0]]
+		b, okB := index[e[1]]
+		if okA && okB && a != b {
+			show[key(a, b)] = cellLine
 		}
 	}
 	for _, pk := range p.Packets {
@@ -369,6 +367,21 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		}
 		for _, pt := range path {
 			c.set(pt[0], pt[1], r, st)
+		}
+	}
+	// A one-way ring's direction: an arrow midway along each edge not blocked, pointing the way
+	// its messages go.
+	if p.Directed {
+		for _, e := range p.Edges {
+			a, b := index[e[0]], index[e[1]]
+			if show[key(a, b)] != cellLine {
+				continue
+			}
+			ax, ay := centre(a)
+			bx, by := centre(b)
+			if pt, r, ok := arrowOn(paths[key(a, b)], bx-ax, by-ay); ok {
+				c.set(pt[0], pt[1], r, cellLine)
+			}
 		}
 	}
 	// along returns the cell at fraction f of the way from node a to node b.

@@ -23,19 +23,23 @@ import (
 // span holds i, at the instant it plays (a packet at its fraction, a timer's time left): the
 // picture the live page gets from the server at that step and instant.
 type replayData struct {
-	Title     string   `json:"title"`
-	Name      string   `json:"name"`
-	Algorithm string   `json:"algorithm"`
-	Members   string   `json:"members"`
-	RunFor    int64    `json:"runFor"`
-	Layout    string   `json:"layout"`
-	Kinds     []string `json:"kinds"`
-	Times     []int64  `json:"times"` // Times[i] is the time of step i; Times[0] is 0, before the first
-	Log       []row    `json:"log"`   // Log[i] is step i+1
-	Items     []item   `json:"items"`
-	Verdicts  []string `json:"verdicts"`
-	SaveName  string   `json:"saveName"` // the run as a scenario file, for the page's save
-	SaveText  string   `json:"saveText"`
+	Title     string `json:"title"`
+	Name      string `json:"name"`
+	Algorithm string `json:"algorithm"`
+	Members   string `json:"members"`
+	RunFor    int64  `json:"runFor"`
+	Layout    string `json:"layout"`
+	// Topology, Edges and Directed are the picture's: they do not change during a run.
+	Topology string       `json:"topology,omitempty"`
+	Edges    [][2]algo.ID `json:"edges,omitempty"`
+	Directed bool         `json:"directed,omitempty"`
+	Kinds    []string     `json:"kinds"`
+	Times    []int64      `json:"times"` // Times[i] is the time of step i; Times[0] is 0, before the first
+	Log      []row        `json:"log"`   // Log[i] is step i+1
+	Items    []item       `json:"items"`
+	Verdicts []string     `json:"verdicts"`
+	SaveName string       `json:"saveName"` // the run as a scenario file, for the page's save
+	SaveText string       `json:"saveText"`
 }
 
 // item is one thing drawn, from step A to step B, both included.
@@ -101,7 +105,7 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 	var p session.Picture
 	for step := 0; ; step++ {
 		ss.Picture(&p, 0)
-		d.Layout = p.Layout
+		d.Layout, d.Topology, d.Edges, d.Directed = p.Layout, p.Topology, p.Edges, p.Directed
 		d.Times = append(d.Times, int64(p.At))
 		if err := enc.add(step, &p); err != nil {
 			return nil, err

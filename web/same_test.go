@@ -16,10 +16,11 @@ import (
 
 // TestReplayDrawsTheSessionsPicture opens replays in Chromium and, at every step, compares the
 // picture the replay page draws with the session's Picture at that step — what the server sends
-// the live page: nodes, timers, held inputs, packets at their fractions, drops, blocked links.
+// the live page: nodes, timers, held inputs, packets at their fractions, drops, blocked links,
+// and a topology's edges and direction.
 func TestReplayDrawsTheSessionsPicture(t *testing.T) {
 	ctx := browser(t)
-	for _, name := range []string{"gc-pause-split-brain", "bully-partition", "raft-boot-split-vote"} {
+	for _, name := range []string{"gc-pause-split-brain", "bully-partition", "raft-boot-split-vote", "peterson-relays", "floodmax-grid"} {
 		cfg, sc := bundled(t, name)
 		path := filepath.Join(t.TempDir(), name+".html")
 		var b strings.Builder

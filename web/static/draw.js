@@ -13,33 +13,77 @@ export function fmtDur(ns) {
   return `${+(ms / 1000).toFixed(3)}s`;
 }
 
-function place(n, count) {
-  const r = count > 32 ? 22 : count > 16 ? 30 : count > 8 ? 38 : 48;
+function place(n, r) {
   return { x: MARGIN + n.x * (W - 2 * MARGIN), y: MARGIN + n.y * (H - 2 * MARGIN), r };
+}
+
+// spacing returns the nodes' radius and how crowded their labels are: by their number, and —
+// where they are few enough to measure — by how close the two closest sit, so that a line's or a
+// graph's nodes never touch.
+function spacing(nodes) {
+  const count = nodes.length;
+  let r = count > 32 ? 22 : count > 16 ? 30 : count > 8 ? 38 : 48;
+  let density = count > 32 ? "crowd" : count > 12 ? "many" : "";
+  if (count > 1 && count <= 48) {
+    let near = Infinity;
+    for (let i = 0; i < count; i++) {
+      const a = place(nodes[i], 0);
+      for (let j = i + 1; j < count; j++) {
+        const b = place(nodes[j], 0);
+        near = Math.min(near, Math.hypot(a.x - b.x, a.y - b.y));
+      }
+    }
+    r = Math.max(14, Math.min(r, Math.floor(near * 0.33)));
+    if (near < 70) density = "crowd";
+    else if (near < 115 && !density) density = "many";
+  }
+  return { r, density };
 }
 
 // drawPicture returns the SVG markup of pic; selected is the selected node's id, or 0.
 export function drawPicture(pic, selected) {
   const nodes = pic.nodes || [];
   const at = new Map();
-  nodes.forEach((n) => at.set(n.id, place(n, nodes.length)));
+  const { r, density } = spacing(nodes);
+  nodes.forEach((n) => at.set(n.id, place(n, r)));
   const out = [];
-  // Lines: every one up to 8 nodes, faintly; above, those a packet, a block or a drop uses.
-  const used = new Set();
-  for (const p of pic.packets) used.add(key(p.from, p.to));
-  for (const b of pic.blocked) used.add(key(b.from, b.to));
-  for (const d of pic.drops) used.add(key(d.from, d.to));
-  for (let i = 0; i < nodes.length; i++) {
-    for (let j = i + 1; j < nodes.length; j++) {
-      const a = nodes[i], b = nodes[j];
-      if (nodes.length > 8 && !used.has(key(a.id, b.id))) continue;
-      const pa = at.get(a.id), pb = at.get(b.id);
-      out.push(`<line class="link" x1="${pa.x}" y1="${pa.y}" x2="${pb.x}" y2="${pb.y}"/>`);
+  const edges = pic.edges || [];
+  const shaped = edges.length > 0; // a topology laid out as its shape: its links, not every pair
+  if (pic.directed && shaped) {
+    out.push(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="16" markerHeight="16" orient="auto"><path class="arrow" d="M0,1 L10,5 L0,9 z"/></marker></defs>`);
+  }
+  out.push(...caption(pic, nodes.length));
+  if (shaped) {
+    // Every link of the topology, faintly, from rim to rim; a one-way link's arrow at its receiver.
+    const mark = pic.directed ? ` marker-end="url(#arrow)"` : "";
+    for (const [a, b] of edges) {
+      const pa = at.get(a), pb = at.get(b);
+      if (!pa || !pb) continue;
+      const [sx, sy, ex, ey] = rims(pa, pb, pic.directed ? 4 : 0);
+      out.push(`<line class="link edge" data-edge="${a}-${b}" x1="${f1(sx)}" y1="${f1(sy)}" x2="${f1(ex)}" y2="${f1(ey)}"${mark}/>`);
+    }
+  } else {
+    // The complete graph (or a topology in rows, too big to draw its links): every line up to 8
+    // nodes, faintly; above, those a packet, a block or a drop uses.
+    const used = new Set();
+    for (const p of pic.packets) used.add(key(p.from, p.to));
+    for (const b of pic.blocked) used.add(key(b.from, b.to));
+    for (const d of pic.drops) used.add(key(d.from, d.to));
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const a = nodes[i], b = nodes[j];
+        if ((nodes.length > 8 || pic.topology) && !used.has(key(a.id, b.id))) continue;
+        const pa = at.get(a.id), pb = at.get(b.id);
+        out.push(`<line class="link" x1="${pa.x}" y1="${pa.y}" x2="${pb.x}" y2="${pb.y}"/>`);
+      }
     }
   }
+  // A partition blocks every pair across it; on a topology, only its links between the groups are drawn.
+  const linked = new Set(edges.map(([a, b]) => key(a, b)));
   const blockedDone = new Set();
   for (const b of pic.blocked) {
     const k = key(b.from, b.to);
+    if (shaped && b.why !== "cut" && !linked.has(k)) continue;
     const pa = at.get(b.from), pb = at.get(b.to);
     if (!pa || !pb) continue;
     out.push(`<line class="blocked ${esc(b.why)}" data-blocked="${b.from}-${b.to}" x1="${pa.x}" y1="${pa.y}" x2="${pb.x}" y2="${pb.y}"/>`);
@@ -76,13 +120,17 @@ export function drawPicture(pic, selected) {
     if (!pa || !pb) continue;
     const f = Math.max(0, Math.min(1, pk.fraction));
     // along the line, from the sender's rim to the receiver's
-    const dx = pb.x - pa.x, dy = pb.y - pa.y, len = Math.hypot(dx, dy) || 1;
-    const sx = pa.x + (dx * pa.r) / len, sy = pa.y + (dy * pa.r) / len;
-    const ex = pb.x - (dx * pb.r) / len, ey = pb.y - (dy * pb.r) / len;
-    const x = sx + (ex - sx) * f, y = sy + (ey - sy) * f;
+    const [sx, sy, ex, ey] = rims(pa, pb, 0);
+    let x = sx + (ex - sx) * f, y = sy + (ey - sy) * f;
+    if (shaped && !pic.directed) {
+      // Two ways along one link: each keeps to its right, so that two packets crossing are both seen.
+      const len = Math.hypot(ex - sx, ey - sy) || 1;
+      x -= ((ey - sy) / len) * 9;
+      y += ((ex - sx) / len) * 9;
+    }
     const cls = pk.routine ? "packet routine" : "packet";
     out.push(`<g class="${cls} kind-${kindIndex(pic, pk.kind)}" data-kind="${esc(pk.kind)}" data-from="${pk.from}" data-to="${pk.to}"><title>${esc(pk.label)} ${pk.from}→${pk.to}</title>`);
-    out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${pk.routine ? 8 : 15}"/>`);
+    out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${pk.routine ? Math.min(8, r * 0.35) : Math.min(15, r * 0.5)}"/>`);
     if (!pk.routine) out.push(`<text x="${x.toFixed(1)}" y="${y.toFixed(1)}">${esc(pk.kind[0])}</text>`);
     out.push(`</g>`);
   }
@@ -99,7 +147,29 @@ export function drawPicture(pic, selected) {
       out.push(`<text class="held" x="${p.x}" y="${p.y + p.r + 32}">held ${esc(held)}${more}</text>`);
     }
   }
-  return out.join("");
+  // Smaller labels where the nodes are many or close, so that a row of them does not run together.
+  return `<g class="scene ${density}">${out.join("")}</g>`;
+}
+
+// rims returns the line from a's rim to b's, stopping gap short of b's.
+function rims(pa, pb, gap) {
+  const dx = pb.x - pa.x, dy = pb.y - pa.y, len = Math.hypot(dx, dy) || 1;
+  return [pa.x + (dx * pa.r) / len, pa.y + (dy * pa.r) / len, pb.x - (dx * (pb.r + gap)) / len, pb.y - (dy * (pb.r + gap)) / len];
+}
+
+const f1 = (v) => v.toFixed(1);
+
+// caption says, in the canvas's corner, which topology is drawn — and, when it has too many nodes
+// for its shape to read, that the nodes are in rows and its links are not drawn.
+function caption(pic, n) {
+  if (!pic.topology) return [];
+  let text = pic.topology === "ring" ? "ring (one-way)" : pic.topology;
+  let cls = "caption";
+  if (pic.layout === "grid") {
+    text = `${pic.topology} of ${n} nodes: too many to draw its shape — in rows, links not drawn`;
+    cls += " too-big";
+  }
+  return [`<text class="${cls}" data-caption="${esc(pic.topology)}" x="14" y="28">${esc(text)}</text>`];
 }
 
 function key(a, b) { return a < b ? `${a}-${b}` : `${b}-${a}`; }

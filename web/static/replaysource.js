@@ -67,7 +67,8 @@ export function replaySource(data) {
     held.sort((a, b) => a.i - b.i);
     for (const h of held) { const n = byId.get(h.node); if (n) n.held.push(h.held); }
     packets.sort((a, b) => a.arrives - b.arrives);
-    return { at: t, layout: data.layout, nodes, packets, drops, blocked, groups };
+    const shape = { topology: data.topology, edges: data.edges, directed: data.directed };
+    return { at: t, layout: data.layout, nodes, packets, drops, blocked, groups, ...shape };
   };
   const view = (from, gen, message) => {
     if (gen !== 0 || from < 0 || from > step) from = 0;
