@@ -53,6 +53,12 @@ type Info struct {
 	// Theory, if set, is what the papers say one election costs (electsim bench); nil says the
 	// algorithm has none to give.
 	Theory *Theory
+	// Groups says it elects one coordinator per group, not one in all: during a partition each
+	// side forms a group with a coordinator of its own, by design (Garcia-Molina's Invitation).
+	// at-most-one-leader is not judged for it — not by the run's verdicts, the checker, the
+	// matrix or the TUI — and its own Monitors say what it promises instead. A run reports its
+	// groups: who follows which coordinator, before each fault and at the end.
+	Groups bool
 }
 
 // Winner is the leader an algorithm elects when nothing fails.
@@ -105,12 +111,26 @@ type Theory struct {
 	GraphBound string
 }
 
-// Monitor is a property an algorithm brings with it, judged on the messages its nodes send.
+// Monitor is a property an algorithm brings with it, judged on the messages its nodes send
+// (Watch), or on its nodes' states once the run is over (Final), or both.
 type Monitor struct {
 	Property string // its name in summaries, expectations and the checker: "no-stale-write"
 	Help     string // what it promises, in one sentence
-	// Watch returns a fresh judge for one run.
+	// Watch, if set, returns a fresh judge for one run.
 	Watch func() Watcher
+	// Final, if set, judges the end of a run — a liveness property, like eventual-leader: the
+	// checker ends each run a settle time after its last fault. It is handed every node that is
+	// a candidate for leadership, ascending by id, and says whether the property is broken,
+	// with the nodes involved and why.
+	Final func(nodes []NodeAtEnd) (broken bool, culprits []ID, detail string)
+}
+
+// NodeAtEnd is a node as a Monitor's Final judge sees it at the end of a run: its id, whether
+// it is live (not crashed) and the state it reports.
+type NodeAtEnd struct {
+	ID    ID
+	Live  bool
+	State State
 }
 
 // Watcher judges one run for a Monitor. The engine shows it every message sent, in order.
@@ -132,7 +152,7 @@ func (a *Info) IsRoutine(kind string) bool {
 // then those added with Register, in the order they were.
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
-		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo()}
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)
