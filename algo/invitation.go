@@ -236,7 +236,14 @@ func (v *Invitation) checkEnd(env Env) {
 	}
 	wait := time.Duration(v.rank) * v.cfg.mergeWait
 	if env.Tracing() {
-		env.Note("%s coordinate too: I invite them in %s", AndList(v.found), FormatDuration(wait))
+		who, when := AndList(v.found)+" coordinate too", "in "+FormatDuration(wait)+", time for a higher coordinator to invite me first"
+		if len(v.found) == 1 {
+			who = AndList(v.found) + " coordinates too"
+		}
+		if wait == 0 {
+			when = "at once: no node has a higher priority"
+		}
+		env.Note("%s: I will invite them %s", who, when)
 	}
 	env.SetTimer(timerMerge, wait)
 }

@@ -159,7 +159,7 @@ func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr i
 	if err != nil {
 		return nil, err
 	}
-	property := sim.AtMostOneLeader
+	property := check.Properties(cfg.Algorithm)[0] // at-most-one-leader, but for groups
 	if fs.Changed("property") {
 		if err := check.ValidateProperty(cfg.Algorithm, f.property); err != nil {
 			return nil, usagef("--property %s: %v", f.property, err)
