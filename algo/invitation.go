@@ -236,14 +236,15 @@ func (v *Invitation) checkEnd(env Env) {
 	}
 	wait := time.Duration(v.rank) * v.cfg.mergeWait
 	if env.Tracing() {
-		who, when := AndList(v.found)+" coordinate too", "in "+FormatDuration(wait)+", time for a higher coordinator to invite me first"
+		who, them := AndList(v.found)+" coordinate too", "them"
+		when := "in " + FormatDuration(wait) + ", time for a higher coordinator to invite me first"
 		if len(v.found) == 1 {
-			who = AndList(v.found) + " coordinates too"
+			who, them = AndList(v.found)+" coordinates too", "it"
 		}
 		if wait == 0 {
 			when = "at once: no node has a higher priority"
 		}
-		env.Note("%s: I will invite them %s", who, when)
+		env.Note("%s: I will invite %s %s", who, them, when)
 	}
 	env.SetTimer(timerMerge, wait)
 }

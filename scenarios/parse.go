@@ -564,6 +564,6 @@ func (p *fileParser) groups(lp *parser, t *token, info *algo.Info) bool {
 		return false
 	}
 	lp.fail(t, "%s has one coordinator per group, by design: two during a partition are no split brain, and at-most-one-leader is not judged for it (expect %s)",
-		info.Name, strings.Join(slices.DeleteFunc(Properties(info), func(p string) bool { return p == sim.AtMostOneLeader }), ", "))
+		info.Name, strings.Join(Properties(info), ", "))
 	return true
 }
