@@ -96,7 +96,7 @@ func invitationInfo() *Info {
 		Kinds:      []string{KindAreYouCoordinator, KindCoordinatorAnswer, KindInvitation, KindAccept, KindReady, KindAreYouThere, KindThereAnswer},
 		Routine:    []string{KindAreYouCoordinator, KindCoordinatorAnswer, KindAreYouThere, KindThereAnswer},
 		Params:     []Param{paramCheck, paramThere, paramInvAnswer, paramMergeWait},
-		TermWord:   "group",
+		TermWord:   "group number",
 		Topologies: []string{Complete},
 		Recovers:   true,
 		Winner:     Highest,
