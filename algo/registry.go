@@ -94,6 +94,10 @@ type Theory struct {
 	Messages func(n int) float64
 	// Expected marks Messages as a mean over random draws, not a bound every run keeps.
 	Expected bool
+	// Varies says one election's count depends on the schedule the seed draws — echo's waves,
+	// which die out sooner or later as the delays fall — though every run keeps the bound: bench
+	// gives its mean, least and most over seeds, each run held to its own bound.
+	Varies bool
 	// Rounds, if set, is the expected number of rounds (a randomised algorithm's), with
 	// RoundsBound its formula.
 	Rounds      func(n int) float64
