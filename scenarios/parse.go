@@ -362,7 +362,7 @@ func (p *fileParser) header(lp *parser) {
 	case "topology":
 		v := lp.word("a topology (" + strings.Join(algo.TopologyNames(), ", ") + ")")
 		if v != nil && p.once(lp, t) {
-			if err := algo.CheckTopology(v.text); err != nil {
+			if err := algo.CheckTopology(sc.resolve(v.text)); err != nil {
 				lp.fail(v, "%v", err)
 				return
 			}
