@@ -18,6 +18,9 @@ type Info struct {
 	// TermWord is what a state's term is called in descriptions: "term" when empty; a lease's
 	// term is its fencing "token".
 	TermWord string
+	// PhaseWord is what a message's Phase is called in its label: "phase" when empty;
+	// FloodMax's is its "round" (MAX-UID(9, round 3)).
+	PhaseWord string
 	// New constructs node id of the cluster. The cluster's parameters have been validated.
 	New func(id ID, c *Cluster) Node
 	// Warnings lists the timing assumptions of the algorithm that the cluster's parameters and
