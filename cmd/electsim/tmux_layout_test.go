@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// spot is where a node's label stands on the canvas: its glyph's column and row.
+// spot is where a node's label stands on the canvas: the column of its middle, and its row.
 type spot struct{ x, y int }
 
 // nodeSpots reads the node labels off a screen's node panel (left of its │, above its legend):
@@ -32,18 +32,26 @@ func nodeSpots(screen string) map[int]spot {
 			for end < len(rs) && unicode.IsDigit(rs[end]) {
 				end++
 			}
-			if id, err := strconv.Atoi(string(rs[x+1 : end])); err == nil {
-				spots[id] = spot{x, y}
+			id, err := strconv.Atoi(string(rs[x+1 : end]))
+			if err != nil {
+				continue
 			}
+			for end < len(rs) && rs[end] != ']' && !(rs[end] == ' ' && (end+1 == len(rs) || rs[end+1] == ' ')) {
+				end++ // the rest of the label: " t2→5/B", up to two spaces
+			}
+			spots[id] = spot{(x + end) / 2, y}
 		}
 	}
 	return spots
 }
 
 // edgeDrawn reports whether the canvas has an edge's dots about halfway between a and b.
-func edgeDrawn(screen string, a, b spot) bool {
+func edgeDrawn(screen string, a, b spot) bool { return lineDrawn(screen, a, b, '·') }
+
+// lineDrawn reports whether the canvas has a line of r about halfway between a and b.
+func lineDrawn(screen string, a, b spot, r rune) bool {
 	lines := strings.Split(screen, "\n")
-	mx, my := (a.x+b.x)/2+1, (a.y+b.y)/2
+	mx, my := (a.x+b.x)/2, (a.y+b.y)/2
 	for y := my - 1; y <= my+1; y++ {
 		if y < 0 || y >= len(lines) {
 			continue
@@ -51,7 +59,7 @@ func edgeDrawn(screen string, a, b spot) bool {
 		left, _, _ := strings.Cut(lines[y], "│")
 		rs := []rune(left)
 		for x := mx - 2; x <= mx+2; x++ {
-			if x >= 0 && x < len(rs) && rs[x] == '·' {
+			if x >= 0 && x < len(rs) && rs[x] == r {
 				return true
 			}
 		}
