@@ -26,6 +26,12 @@ func TestRunPrintsInvitationGroups(t *testing.T) {
 	if strings.Contains(out, "violations") {
 		t.Errorf("a violation is reported:\n%s", out)
 	}
+	_, out, _ = call("run", "invitation-partition", "--json")
+	if want := `"groups":[{"at_ms":500,"before":"partition 1 2 3 | 4 5","groups":[{"coordinator":5,"number":2,"members":[1,2,3,4,5],"led":true}]},` +
+		`{"at_ms":1000,"before":"heal","groups":[{"coordinator":3,"number":3,"members":[1,2,3],"led":true},{"coordinator":5,"number":2,"members":[4,5],"led":true}]},` +
+		`{"at_ms":1500,"groups":[{"coordinator":5,"number":3,"members":[1,2,3,4,5],"led":true}]}]`; !strings.Contains(out, want) {
+		t.Errorf("run --json has no %s:\n%s", want, out)
+	}
 	// The same partition under Bully: a split brain.
 	if _, out, _ := call("run", "bully-partition", "--quiet"); !strings.Contains(out, "✗ at-most-one-leader") {
 		t.Errorf("bully-partition shows no split brain:\n%s", out)
