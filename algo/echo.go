@@ -51,6 +51,7 @@ func echoInfo() *Info {
 			Messages:   func(n int) float64 { return float64(n)*float64(n)*float64(n-1) + float64(n-1) },
 			OnGraph:    func(c *Cluster) int64 { return int64(len(c.Ring))*c.Topology.Arcs() + int64(len(c.Ring)-1) },
 			GraphBound: "N·2|E| + N−1",
+			Varies:     true,
 		},
 	}
 }

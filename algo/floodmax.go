@@ -44,6 +44,7 @@ func floodMaxInfo() *Info {
 	return &Info{
 		Name:       "floodmax",
 		Summary:    "Lynch's FloodMax (§4.1): synchronous rounds, the highest id flooded for diam rounds, diam·2|E| messages",
+		PhaseWord:  "round",
 		Kinds:      []string{KindMaxUID},
 		Topologies: []string{Random + ":3", Complete, BiRing, UniRing},
 		Winner:     Highest,

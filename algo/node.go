@@ -35,14 +35,18 @@ func (m Message) String() string {
 
 // Label is the message without its ends: "ELECTION(3) t2 ✓", "PROBE(7, phase 2, hop 3)". A
 // phase or hop of 0 is not shown.
-func (m Message) Label() string {
+func (m Message) Label() string { return m.LabelAs("phase") }
+
+// LabelAs is Label with the phase called phaseWord — the algorithm's word for it
+// (Info.PhaseWord): "MAX-UID(9, round 3)".
+func (m Message) LabelAs(phaseWord string) string {
 	s := m.Kind
 	var in []string
 	if m.Value != 0 {
 		in = append(in, fmt.Sprintf("%d", m.Value))
 	}
 	if m.Phase != 0 {
-		in = append(in, fmt.Sprintf("phase %d", m.Phase))
+		in = append(in, fmt.Sprintf("%s %d", phaseWord, m.Phase))
 	}
 	if m.Hop != 0 {
 		in = append(in, fmt.Sprintf("hop %d", m.Hop))

@@ -18,6 +18,9 @@ type Info struct {
 	// TermWord is what a state's term is called in descriptions: "term" when empty; a lease's
 	// term is its fencing "token".
 	TermWord string
+	// PhaseWord is what a message's Phase is called in its label: "phase" when empty;
+	// FloodMax's is its "round" (MAX-UID(9, round 3)).
+	PhaseWord string
 	// New constructs node id of the cluster. The cluster's parameters have been validated.
 	New func(id ID, c *Cluster) Node
 	// Warnings lists the timing assumptions of the algorithm that the cluster's parameters and
@@ -53,6 +56,12 @@ type Info struct {
 	// Theory, if set, is what the papers say one election costs (electsim bench); nil says the
 	// algorithm has none to give.
 	Theory *Theory
+	// Groups says it elects one coordinator per group, not one in all: during a partition each
+	// side forms a group with a coordinator of its own, by design (Garcia-Molina's Invitation).
+	// at-most-one-leader is not judged for it — not by the run's verdicts, the checker, the
+	// matrix or the TUI — and its own Monitors say what it promises instead. A run reports its
+	// groups: who follows which coordinator, before each fault and at the end.
+	Groups bool
 }
 
 // Winner is the leader an algorithm elects when nothing fails.
@@ -88,6 +97,10 @@ type Theory struct {
 	Messages func(n int) float64
 	// Expected marks Messages as a mean over random draws, not a bound every run keeps.
 	Expected bool
+	// Varies says one election's count depends on the schedule the seed draws — echo's waves,
+	// which die out sooner or later as the delays fall — though every run keeps the bound: bench
+	// gives its mean, least and most over seeds, each run held to its own bound.
+	Varies bool
 	// Rounds, if set, is the expected number of rounds (a randomised algorithm's), with
 	// RoundsBound its formula.
 	Rounds      func(n int) float64
@@ -105,12 +118,26 @@ type Theory struct {
 	GraphBound string
 }
 
-// Monitor is a property an algorithm brings with it, judged on the messages its nodes send.
+// Monitor is a property an algorithm brings with it, judged on the messages its nodes send
+// (Watch), or on its nodes' states once the run is over (Final), or both.
 type Monitor struct {
 	Property string // its name in summaries, expectations and the checker: "no-stale-write"
 	Help     string // what it promises, in one sentence
-	// Watch returns a fresh judge for one run.
+	// Watch, if set, returns a fresh judge for one run.
 	Watch func() Watcher
+	// Final, if set, judges the end of a run — a liveness property, like eventual-leader: the
+	// checker ends each run a settle time after its last fault. It is handed every node that is
+	// a candidate for leadership, ascending by id, and says whether the property is broken,
+	// with the nodes involved and why.
+	Final func(nodes []NodeAtEnd) (broken bool, culprits []ID, detail string)
+}
+
+// NodeAtEnd is a node as a Monitor's Final judge sees it at the end of a run: its id, whether
+// it is live (not crashed) and the state it reports.
+type NodeAtEnd struct {
+	ID    ID
+	Live  bool
+	State State
 }
 
 // Watcher judges one run for a Monitor. The engine shows it every message sent, in order.
@@ -132,7 +159,7 @@ func (a *Info) IsRoutine(kind string) bool {
 // then those added with Register, in the order they were.
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
-		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo()}
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)

@@ -143,8 +143,17 @@ func benchNotes(r *bench.Result, firstEngine sim.Engine) []string {
 	}
 	if r.Runs > 1 && r.Engine == firstEngine {
 		n := fmt.Sprintf("%s nodes: over %s seeds, %s messages on average", nodes, human.Thousands(int64(r.Runs)), meanText(r.MeanSent))
-		if th, ok := r.TheoryOf(bench.AllKinds); ok && th.Mean > 0 {
+		th, ok := r.TheoryOf(bench.AllKinds)
+		if ok && th.Mean > 0 {
 			n += " (expected " + meanText(th.Mean) + ")"
+		}
+		if ok && th.Mean == 0 && th.Bound > 0 { // a count that varies with the schedule, under a bound
+			n += fmt.Sprintf(", %s to %s", human.Thousands(r.MinSent), human.Thousands(r.MaxSent))
+			if len(r.OverBound) == 0 {
+				n += fmt.Sprintf("; each within its graph's bound %s (this one's: %s)", th.Note, human.Thousands(th.Bound))
+			} else {
+				n += fmt.Sprintf("; %s above their graph's bound %s", human.Plural(len(r.OverBound), "run"), th.Note)
+			}
 		}
 		if r.MeanPhases > 0 {
 			n += fmt.Sprintf(", %s rounds", meanText(r.MeanPhases))

@@ -37,6 +37,9 @@ type benchResultJSON struct {
 	Runs       int                        `json:"runs,omitempty"`
 	MeanSent   float64                    `json:"mean_messages,omitempty"`
 	MeanPhases float64                    `json:"mean_phases,omitempty"`
+	MinSent    int64                      `json:"min_messages,omitempty"`
+	MaxSent    int64                      `json:"max_messages,omitempty"`
+	OverBound  []uint64                   `json:"seeds_over_bound,omitempty"`
 	WallMS     float64                    `json:"wall_ms"`
 	PerSecond  float64                    `json:"delivered_per_second"`
 	PeakHeap   uint64                     `json:"peak_heap_bytes"`
@@ -65,7 +68,8 @@ func WriteBenchJSON(w io.Writer, results []bench.Result) error {
 			Theory:   map[string]benchTheoryJSON{}, Steps: r.Steps, Stopped: r.Stopped,
 			WallMS: float64(r.Wall) / float64(time.Millisecond), PerSecond: r.DeliveredPerSecond(),
 			PeakHeap: r.PeakHeap, PeakRSS: r.PeakRSS,
-			Worst: r.Worst, Phases: r.Phases, Runs: r.Runs, MeanSent: r.MeanSent, MeanPhases: r.MeanPhases}
+			Worst: r.Worst, Phases: r.Phases, Runs: r.Runs, MeanSent: r.MeanSent, MeanPhases: r.MeanPhases,
+			MinSent: r.MinSent, MaxSent: r.MaxSent, OverBound: r.OverBound}
 		if r.Leader != 0 {
 			leader, at := r.Leader, float64(r.Elected)/float64(time.Millisecond)
 			j.Leader, j.LeaderAtMS = &leader, &at

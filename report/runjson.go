@@ -26,8 +26,27 @@ type RunJSON struct {
 	Messages     messagesJSON      `json:"messages"`
 	Final        finalJSON         `json:"final"`
 	Metrics      metricsJSON       `json:"metrics"`
+	Groups       []GroupsJSON      `json:"groups,omitempty"` // an algorithm of groups' (sim.Summary.Groups)
 	Violations   []ViolationJSON   `json:"violations"`
 	Expectations []ExpectationJSON `json:"expectations"`
+}
+
+// GroupsJSON is an algorithm of groups' groups at one moment: just before a fault (Before
+// names it) or, last, at the end.
+type GroupsJSON struct {
+	AtMS    float64     `json:"at_ms"`
+	Before  string      `json:"before,omitempty"`
+	Groups  []GroupJSON `json:"groups"`
+	Joining []algo.ID   `json:"joining,omitempty"`
+}
+
+// GroupJSON is one group: its coordinator, its counter, its members, and whether the
+// coordinator leads it.
+type GroupJSON struct {
+	Coordinator algo.ID   `json:"coordinator"`
+	Number      uint64    `json:"number"`
+	Members     []algo.ID `json:"members"`
+	Led         bool      `json:"led"`
 }
 
 // TopologyJSON is a run's topology: its name and, unless it is the complete graph (every pair),
@@ -158,6 +177,13 @@ func RunJSONOf(scenario *string, sum sim.Summary, results []scenarios.Result) Ru
 	}
 	for _, r := range sum.Recoveries {
 		out.Metrics.RecoveriesMS = append(out.Metrics.RecoveriesMS, msOf(r))
+	}
+	for _, g := range sum.Groups {
+		gj := GroupsJSON{AtMS: msOf(g.At), Before: g.Before, Groups: []GroupJSON{}, Joining: g.Joining}
+		for _, x := range g.Groups {
+			gj.Groups = append(gj.Groups, GroupJSON{Coordinator: x.Coordinator, Number: x.Number, Members: x.Members, Led: x.Led})
+		}
+		out.Groups = append(out.Groups, gj)
 	}
 	for _, r := range results {
 		out.Expectations = append(out.Expectations, ExpectationJSON{Line: r.Line, Text: r.Expectation.String(),

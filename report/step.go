@@ -147,9 +147,19 @@ func TermWord(info *algo.Info) string {
 	return "term"
 }
 
-// Kind writes a message's kind with its value and term: "ELECTION(3) t2".
+// Kind writes a message's kind with its value and term: "ELECTION(3) t2", its phase called by
+// the algorithm's word for it (algo.Info.PhaseWord): "MAX-UID(9, round 3)".
 func Kind(m algo.Message, info *algo.Info, st Styler) string {
-	return st.Kind(m.Label(), slices.Index(info.Kinds, m.Kind), info.IsRoutine(m.Kind))
+	return st.Kind(Label(m, info), slices.Index(info.Kinds, m.Kind), info.IsRoutine(m.Kind))
+}
+
+// Label is the message without its ends (algo.Message.Label), its phase called by info's word
+// for it: "MAX-UID(9, round 3)" for FloodMax.
+func Label(m algo.Message, info *algo.Info) string {
+	if info != nil && info.PhaseWord != "" {
+		return m.LabelAs(info.PhaseWord)
+	}
+	return m.Label()
 }
 
 // Routine reports whether a step only moved the algorithm's routine messages (heartbeats) and

@@ -46,6 +46,13 @@ func WriteSummary(w io.Writer, p Palette, sum sim.Summary) {
 		}
 		row("recovery", "after a leader crash, a new leader was agreed in "+strings.Join(r, ", "))
 	}
+	for i, line := range GroupsLines(sum.Groups, sum.Halted == "") {
+		label := ""
+		if i == 0 {
+			label = "groups"
+		}
+		row(label, line)
+	}
 	row("properties", strings.Join(v.PropertyMarks(p), "   "))
 	for i, vi := range v.Violations {
 		label := ""

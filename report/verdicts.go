@@ -50,13 +50,18 @@ func (v *Verdicts) Held() int {
 func (v *Verdicts) Failed() bool { return v.Held() < len(v.Expectations) }
 
 // PropertyMarks writes each property with its mark: "✓ at-most-one-leader" (green), "✗
-// agreement" (red), "– one-leader-per-term (no terms)" (dim) for one that does not apply.
+// agreement" (red), "– one-leader-per-term (no terms)" (dim) for one that does not apply, with
+// why (sim.Property's NotJudged).
 func (v *Verdicts) PropertyMarks(p Palette) []string {
 	var marks []string
 	for _, pr := range v.Properties {
 		switch {
 		case !pr.Applies:
-			marks = append(marks, p.Dim("– "+pr.Name+" (no terms)"))
+			why := pr.NotJudged
+			if why == "" {
+				why = "no terms"
+			}
+			marks = append(marks, p.Dim("– "+pr.Name+" ("+why+")"))
 		case pr.Holds:
 			marks = append(marks, p.Green("✓ "+pr.Name))
 		default:

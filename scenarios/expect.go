@@ -75,6 +75,9 @@ func Properties(info *algo.Info) []string {
 	if info != nil && !info.Terms {
 		props = slices.DeleteFunc(props, func(p string) bool { return p == sim.OneLeaderPerTerm })
 	}
+	if info != nil && info.Groups { // one coordinator per group, by design
+		props = slices.DeleteFunc(props, func(p string) bool { return p == sim.AtMostOneLeader })
+	}
 	infos := []*algo.Info{info}
 	if info == nil {
 		infos = algo.Algorithms()

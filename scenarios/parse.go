@@ -362,7 +362,7 @@ func (p *fileParser) header(lp *parser) {
 	case "topology":
 		v := lp.word("a topology (" + strings.Join(algo.TopologyNames(), ", ") + ")")
 		if v != nil && p.once(lp, t) {
-			if err := algo.CheckTopology(v.text); err != nil {
+			if err := algo.CheckTopology(sc.resolve(v.text)); err != nil {
 				lp.fail(v, "%v", err)
 				return
 			}
@@ -474,6 +474,9 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 			}
 		}
 	case "split-brain":
+		if p.groups(lp, t, info) {
+			return
+		}
 		e.Kind, e.Property = ExpectViolated, sim.AtMostOneLeader
 	case "no":
 		u := lp.word("split-brain")
@@ -482,6 +485,9 @@ func (p *fileParser) expect(lp *parser, info *algo.Info) {
 		}
 		if u.text != "split-brain" {
 			lp.fail(u, "expected no split-brain, got no %s", u.text)
+			return
+		}
+		if p.groups(lp, t, info) {
 			return
 		}
 		e.Kind, e.Property = ExpectHolds, sim.AtMostOneLeader
@@ -543,9 +549,21 @@ func (p *fileParser) property(lp *parser, t *token, info *algo.Info) {
 	switch {
 	case !slices.Contains(Properties(nil), t.text):
 		lp.fail(t, "unknown property %q (expected %s)", t.text, strings.Join(Properties(info), ", "))
+	case t.text == sim.AtMostOneLeader && p.groups(lp, t, info):
 	case t.text == sim.OneLeaderPerTerm && info != nil && !info.Terms:
 		lp.fail(t, "%s has no terms, so %s does not apply to it", info.Name, t.text)
 	case info != nil && !slices.Contains(Properties(info), t.text):
 		lp.fail(t, "%s is a property of another algorithm; %s is judged by %s", t.text, info.Name, strings.Join(Properties(info), ", "))
 	}
+}
+
+// groups fails an expectation of at-most-one-leader (split-brain) for an algorithm of groups
+// (algo.Info.Groups), which has a coordinator per group by design, and reports whether it did.
+func (p *fileParser) groups(lp *parser, t *token, info *algo.Info) bool {
+	if info == nil || !info.Groups {
+		return false
+	}
+	lp.fail(t, "%s has one coordinator per group, by design: two during a partition are no split brain, and at-most-one-leader is not judged for it (expect %s)",
+		info.Name, strings.Join(Properties(info), ", "))
+	return true
 }

@@ -278,6 +278,10 @@ func genScenario(t *rapid.T) *Scenario {
 		}
 		sc.Actions = append(sc.Actions, Step{Action: a})
 	}
+	props := []string{sim.AtMostOneLeader, sim.Agreement}
+	if info.Groups { // one coordinator per group: at-most-one-leader is not judged
+		props = props[1:]
+	}
 	for range rapid.IntRange(0, 4).Draw(t, "expects") {
 		e := Expectation{By: -1}
 		switch rapid.IntRange(0, 3).Draw(t, "kind") {
@@ -287,9 +291,9 @@ func genScenario(t *rapid.T) *Scenario {
 				e.By = time.Duration(rapid.Int64Range(0, int64(sc.RunFor/ms)).Draw(t, "byms")) * ms
 			}
 		case 1:
-			e.Kind, e.Property = ExpectHolds, rapid.SampledFrom([]string{sim.AtMostOneLeader, sim.Agreement}).Draw(t, "prop")
+			e.Kind, e.Property = ExpectHolds, rapid.SampledFrom(props).Draw(t, "prop")
 		case 2:
-			e.Kind, e.Property = ExpectViolated, rapid.SampledFrom([]string{sim.AtMostOneLeader, sim.Agreement}).Draw(t, "prop")
+			e.Kind, e.Property = ExpectViolated, rapid.SampledFrom(props).Draw(t, "prop")
 		case 3:
 			e.Kind, e.MsgKind = ExpectMessages, rapid.SampledFrom(info.Kinds).Draw(t, "kind")
 			e.Op, e.Count = rapid.SampledFrom([]string{"=", "<=", ">="}).Draw(t, "op"), rapid.Int64Range(0, 1e6).Draw(t, "count")

@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"electsim/algo"
@@ -100,12 +102,23 @@ func (s *Scenario) Config() sim.Config {
 }
 
 // TopologyFor returns the topology a run of algorithm a on the scenario takes: its own when it
-// names one, else a's usual one (sim.DefaultTopology).
+// names one, else a's usual one (sim.DefaultTopology). A file:PATH the scenario file names is
+// read relative to the scenario file's folder, as a path written in a file is.
 func (s *Scenario) TopologyFor(a *algo.Info) string {
 	if s.Topology != "" {
-		return s.Topology
+		return s.resolve(s.Topology)
 	}
 	return sim.DefaultTopology(a)
+}
+
+// resolve returns topology with a relative file:PATH made relative to the folder of the file
+// the scenario was read from; any other topology as it is.
+func (s *Scenario) resolve(topology string) string {
+	path, ok := strings.CutPrefix(topology, algo.File+":")
+	if !ok || path == "" || filepath.IsAbs(path) || s.File() == "" {
+		return topology
+	}
+	return algo.File + ":" + filepath.Join(filepath.Dir(s.File()), path)
 }
 
 // FromConfig returns the scenario of the run cfg describes, its actions in the order given:

@@ -174,6 +174,14 @@ func (m *monitor) clone(s *Sim) monitor {
 	c.termLeader = maps.Clone(m.termLeader)
 	c.belief = slices.Clone(m.belief)
 	c.recoveries = slices.Clone(m.recoveries)
+	c.groups = slices.Clone(m.groups)
+	for i, g := range c.groups {
+		c.groups[i].Joining = slices.Clone(g.Joining)
+		c.groups[i].Groups = slices.Clone(g.Groups)
+		for j := range g.Groups {
+			c.groups[i].Groups[j].Members = slices.Clone(g.Groups[j].Members)
+		}
+	}
 	c.violations = slices.Clone(m.violations)
 	for i := range c.violations {
 		c.violations[i].Nodes = slices.Clone(c.violations[i].Nodes)

@@ -72,12 +72,14 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"s": fresh, "role": shared, "watchers": copied, "leaders": value, "split": copied, "splitTotal": value,
 		"termLeader": copied, "live": value, "belief": copied, "agreed": value, "firstAgreed": value,
 		"leaderless": value, "leaderlessFrom": value, "leaderCrashedAt": value, "recoveries": copied,
-		"violations": copied,
+		"violations": copied, "groups": copied,
 	},
 	reflect.TypeFor[watcher](): {"property": value, "judge": copied},
 	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value, "Rate": value,
 		"Nodes": shared, "Groups": shared, "Link": shared}, // an action is never changed once scheduled
 	reflect.TypeFor[Violation](): {"Property": value, "From": value, "To": value, "Detail": value, "Nodes": copied},
+	reflect.TypeFor[GroupsAt]():  {"At": value, "Before": value, "Groups": copied, "Joining": copied},
+	reflect.TypeFor[Group]():     {"Coordinator": value, "Number": value, "Members": copied, "Led": value},
 }
 
 // Every field of the types a run owns has a decision; and a field copied as a value holds no

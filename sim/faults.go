@@ -24,6 +24,9 @@ func (s *Sim) act(a *Action) {
 		s.emit(Record{Type: RecBreak, Action: a})
 		return
 	}
+	if a.Op != Elect {
+		s.noteGroups(a)
+	}
 	r := Record{Type: RecFault, Action: a}
 	if len(a.Nodes) == 1 {
 		r.Node = a.Nodes[0]

@@ -128,6 +128,9 @@ type monitor struct {
 	recoveries      []time.Duration
 
 	violations []Violation
+
+	// groups, for an algorithm of groups, are its groups just before each fault (groups.go).
+	groups []GroupsAt
 }
 
 // watcher is one of the algorithm's own monitors in a run.
@@ -149,7 +152,9 @@ func (m *monitor) init(s *Sim) {
 		}
 	}
 	for _, mon := range s.cfg.Algorithm.Monitors {
-		m.watchers = append(m.watchers, watcher{mon.Property, mon.Watch()})
+		if mon.Watch != nil {
+			m.watchers = append(m.watchers, watcher{mon.Property, mon.Watch()})
+		}
 	}
 	m.belief = make([]int32, len(s.nodes))
 	m.firstAgreed = -1

@@ -85,6 +85,10 @@ type Property struct {
 	Name    string
 	Applies bool // one-leader-per-term applies only to algorithms with terms
 	Holds   bool
+	// NotJudged says why a property that does not apply is not judged: "no terms" for
+	// one-leader-per-term, "one coordinator per group" for at-most-one-leader under an
+	// algorithm of groups (algo.Info.Groups).
+	NotJudged string
 }
 
 // Summary is the outcome of a run: its metrics and the properties judged (docs/model.md,
@@ -125,6 +129,11 @@ type Summary struct {
 	// Phases is the highest phase (or round) a message carried (algo.Message.Phase): how many
 	// phases a ring algorithm's election took; 0 for an algorithm without phases.
 	Phases uint32
+
+	// Groups, for an algorithm of groups (algo.Info.Groups), are its groups just before each
+	// fault of the run and, last, now: who follows which coordinator (groups.go). Nil for the
+	// others.
+	Groups []GroupsAt
 }
 
 // Summary returns the outcome so far (the final one once the run is done). Open intervals are
@@ -159,6 +168,16 @@ func (s *Sim) Summary() Summary {
 		// agreement is judged at the end of the run; before it, no leader is no violation.
 		sum.Violations = append(sum.Violations, s.disagreement())
 	}
+	groups := s.cfg.Algorithm.Groups
+	if groups {
+		// Each side of a partition has its coordinator by design: two leaders break nothing.
+		sum.Violations = slices.DeleteFunc(sum.Violations, func(v Violation) bool { return v.Property == AtMostOneLeader })
+		sum.Groups = append(slices.Clone(m.groups), s.groupsNow(""))
+	}
+	final := s.finalViolations() // the end's judgement: before the end, whether it holds now
+	if s.done {
+		sum.Violations = append(sum.Violations, final...)
+	}
 	sort.SliceStable(sum.Violations, func(i, j int) bool { return sum.Violations[i].From < sum.Violations[j].From })
 	props := []string{AtMostOneLeader, OneLeaderPerTerm, Agreement}
 	for _, mon := range s.cfg.Algorithm.Monitors {
@@ -166,10 +185,21 @@ func (s *Sim) Summary() Summary {
 	}
 	for _, p := range props {
 		pr := Property{Name: p, Applies: p != OneLeaderPerTerm || s.cfg.Algorithm.Terms, Holds: true}
+		switch {
+		case !pr.Applies:
+			pr.NotJudged = "no terms"
+		case p == AtMostOneLeader && groups:
+			pr.Applies, pr.NotJudged = false, "one coordinator per group"
+		}
 		if p == Agreement {
 			pr.Holds = sum.Leader != 0 // so far: every live node names one live leader now
 		}
 		for _, v := range sum.Violations {
+			if v.Property == p {
+				pr.Holds = false
+			}
+		}
+		for _, v := range final {
 			if v.Property == p {
 				pr.Holds = false
 			}

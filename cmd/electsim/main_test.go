@@ -173,7 +173,8 @@ func TestDemoGolden(t *testing.T) {
 func TestScenarioGoldens(t *testing.T) {
 	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
 		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift",
-		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous", "floodmax-grid", "echo-waves"} {
+		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous", "floodmax-grid", "echo-waves",
+		"invitation-partition"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)

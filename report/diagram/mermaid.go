@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
 )
 
@@ -145,7 +146,7 @@ func (m *mermaidWriter) arrow(msg *dgMsg, kind, suffix string) {
 	if !m.known[mg.From] || !m.known[mg.To] {
 		return
 	}
-	fmt.Fprintf(m.b, "%s%s%s%s: %s\n", m.indent, mmID(mg.From), kind, mmID(mg.To), mmEsc(mg.Label()+suffix))
+	fmt.Fprintf(m.b, "%s%s%s%s: %s\n", m.indent, mmID(mg.From), kind, mmID(mg.To), mmEsc(report.Label(mg, m.o.Algorithm)+suffix))
 }
 
 // note writes a note over the participants over ("" for none: nothing is written).

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
 )
 
@@ -180,11 +181,11 @@ func (l *shivizLog) item(it dgItem) {
 				merge = &sc
 			}
 			delete(l.sent, it.msg)
-			l.event(h, at, "receive "+r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, merge)
+			l.event(h, at, "receive "+report.Label(r.Msg, l.v.o.Algorithm)+" from "+strconv.Itoa(int(r.Msg.From)), r.Note, merge)
 		}
 	case sim.RecDrop:
 		if h, ok := host(r.Msg.To); ok {
-			l.event(h, at, r.Msg.Label()+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
+			l.event(h, at, report.Label(r.Msg, l.v.o.Algorithm)+" from "+strconv.Itoa(int(r.Msg.From))+" lost on arrival: "+r.Reason.String(), r.Note, nil)
 		}
 	case sim.RecTimer:
 		if h, ok := host(r.Node); ok {
@@ -225,7 +226,7 @@ func (l *shivizLog) sendEvent(it dgItem, at string) {
 	if !ok {
 		return
 	}
-	text := "send " + r.Msg.Label() + " to " + strconv.Itoa(int(r.Msg.To))
+	text := "send " + report.Label(r.Msg, l.v.o.Algorithm) + " to " + strconv.Itoa(int(r.Msg.To))
 	switch m := it.msg; {
 	case m.lostAtSend(recs):
 		text += " (lost at send: " + r.Reason.String() + ")"

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/sim"
 )
 
@@ -237,7 +238,7 @@ func (d *svgLayout) placeLabels() {
 		if dir < 0 {
 			anchor = "end"
 		}
-		text := fmt.Sprintf("%s→%d ✗ %s", s.Msg.Label(), s.Msg.To, s.Reason)
+		text := fmt.Sprintf("%s→%d ✗ %s", report.Label(s.Msg, d.v.o.Algorithm), s.Msg.To, s.Reason)
 		var spots []labelSpot
 		for k := i; k < i+6; k++ {
 			ye := row.y + svgStubTop + svgStubStep*float64(k)
@@ -282,7 +283,7 @@ func (d *svgLayout) arrow(m *dgMsg) (xs, ys, xe, ye float64, text string, ok boo
 	if !ok1 || !ok2 || m.lostAtSend(recs) {
 		return 0, 0, 0, 0, "", false
 	}
-	ys, text = d.rowOf[m.send].y, s.Msg.Label()
+	ys, text = d.rowOf[m.send].y, report.Label(s.Msg, d.v.o.Algorithm)
 	switch {
 	case m.end < 0:
 		ye, text = d.bottom, text+" (in flight)"

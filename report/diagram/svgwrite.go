@@ -225,7 +225,7 @@ func (d *svgLayout) writeMessage(b *bufio.Writer, m *dgMsg) {
 	}
 	ys := d.rowOf[m.send].y
 	colour := d.kindColour(s.Msg.Kind)
-	label := s.Msg.Label()
+	label := report.Label(s.Msg, d.v.o.Algorithm)
 	spot := d.labels.msg[m]
 	tip := fmt.Sprintf("%d → %d · %s sent at %s ms", s.Msg.From, s.Msg.To, label, fmtMS(s.At))
 	switch {

@@ -61,10 +61,12 @@ func theoriesOf(cfg *sim.Config) []Theory {
 func Samples(n int) int { return max(1, min(200, 300_000/max(n, 1))) }
 
 // sampleMore runs the workload of cfg again with the seeds after cfg's, for Samples(n) runs in
-// all, and sets r's means: messages sent and phases, over every run, r's own included.
+// all, and sets r's means — messages sent and phases — and its fewest and most messages, over
+// every run, r's own included; a run above its own bound is noted in r.OverBound.
 func sampleMore(r *Result, cfg sim.Config, worst bool) error {
 	runs := Samples(len(cfg.IDs))
 	total, phases := float64(sumOf(r.Sent)), float64(r.Phases)
+	r.MinSent, r.MaxSent = sumOf(r.Sent), sumOf(r.Sent)
 	for k := 1; k < runs; k++ {
 		c, err := WorkloadOf(r.Algorithm, len(cfg.IDs), r.Seed+uint64(k), sim.Inline, worst)
 		if err != nil {
@@ -80,8 +82,15 @@ func sampleMore(r *Result, cfg sim.Config, worst bool) error {
 			return fmt.Errorf("%s among %s nodes, seed %d: no leader was agreed (%s)", r.Algorithm,
 				human.Thousands(int64(len(cfg.IDs))), c.Seed, sum.Halted)
 		}
-		total += float64(sumOf(sum.Sent))
+		sent := sumOf(sum.Sent)
+		total += float64(sent)
 		phases += float64(sum.Phases)
+		r.MinSent, r.MaxSent = min(r.MinSent, sent), max(r.MaxSent, sent)
+		for _, th := range theoriesOf(&c) {
+			if th.Kind == AllKinds && th.Bound > 0 && sent > th.Bound {
+				r.OverBound = append(r.OverBound, c.Seed)
+			}
+		}
 	}
 	r.Runs = runs
 	r.MeanSent, r.MeanPhases = total/float64(runs), phases/float64(runs)

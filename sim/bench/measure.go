@@ -37,6 +37,11 @@ type Result struct {
 	Runs       int     `json:",omitempty"`
 	MeanSent   float64 `json:",omitempty"`
 	MeanPhases float64 `json:",omitempty"`
+	// MinSent and MaxSent are the fewest and most messages over those seeds; OverBound lists
+	// the seeds whose run sent more than its own bound (algo.Theory.Varies).
+	MinSent   int64    `json:",omitempty"`
+	MaxSent   int64    `json:",omitempty"`
+	OverBound []uint64 `json:",omitempty"`
 
 	Leader  algo.ID       // the agreed leader, 0 if none
 	Elected time.Duration // virtual time to the first agreed leader, -1 if none
@@ -67,6 +72,10 @@ func (r *Result) Misses() []string {
 				miss = append(miss, fmt.Sprintf("%s %s ≠ %s", k, human.Thousands(r.Sent[i]), human.Thousands(th.Exact)))
 			}
 		}
+	}
+	if len(r.OverBound) > 0 {
+		miss = append(miss, fmt.Sprintf("%s of %s seeds above their own bound (seed %d first)",
+			human.Thousands(int64(len(r.OverBound))), human.Thousands(int64(r.Runs)), r.OverBound[0]))
 	}
 	return miss
 }
@@ -191,7 +200,7 @@ func Measure(name string, n int, seed uint64, e sim.Engine, o Options) (Result, 
 	case sum.Leader == 0:
 		r.Stopped = "no leader was agreed"
 	}
-	if th := cfg.Algorithm.Theory; r.Stopped == "" && th != nil && th.Expected {
+	if th := cfg.Algorithm.Theory; r.Stopped == "" && th != nil && (th.Expected || th.Varies) {
 		if err := sampleMore(&r, cfg, o.Worst); err != nil {
 			return Result{}, err
 		}

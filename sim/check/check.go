@@ -85,7 +85,7 @@ func New(opts Options) (*Check, error) {
 		return nil, fmt.Errorf("check: %d runs: expected at least 1", opts.Runs)
 	}
 	if opts.Property == "" {
-		opts.Property = sim.AtMostOneLeader
+		opts.Property = Properties(base.Algorithm)[0]
 	}
 	if err := ValidateProperty(base.Algorithm, opts.Property); err != nil {
 		return nil, err

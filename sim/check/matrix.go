@@ -127,6 +127,8 @@ type MatrixOptions struct {
 	// Base is the run of every cell: the nodes, network, engine, seed and run length (0: each
 	// algorithm's default); its algorithm, parameters and actions are the rows' business.
 	Base sim.Config
+	// Algorithms, if set, are the algorithms whose rows are measured; nil is every registered.
+	Algorithms []*algo.Info
 	// Runs is the number of runs in each cell.
 	Runs    int
 	Workers int
@@ -153,6 +155,9 @@ func MeasureMatrix(opts MatrixOptions) (*Matrix, error) {
 		opts.Keep = 3
 	}
 	m := &Matrix{Rows: Rows(), Columns: Columns()}
+	if opts.Algorithms != nil {
+		m.Rows = RowsOf(opts.Algorithms)
+	}
 	var checks [][]*Check // by row, then column
 	for r := range m.Rows {
 		row := &m.Rows[r]

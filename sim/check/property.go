@@ -16,16 +16,24 @@ import (
 const EventualLeader = "eventual-leader"
 
 // Properties returns the properties a check of algorithm a can judge, the default first:
-// at-most-one-leader, one-leader-per-term (algorithms with terms), agreement, eventual-leader,
-// then the algorithm's own (Lease: no-stale-write).
+// at-most-one-leader (but for an algorithm of groups, algo.Info.Groups), one-leader-per-term
+// (algorithms with terms), agreement, eventual-leader, then the algorithm's own (Lease:
+// no-stale-write). An algorithm of groups's default is its first own property.
 func Properties(a *algo.Info) []string {
-	props := []string{sim.AtMostOneLeader}
+	var props []string
+	if !a.Groups {
+		props = append(props, sim.AtMostOneLeader)
+	}
 	if a.Terms {
 		props = append(props, sim.OneLeaderPerTerm)
 	}
 	props = append(props, sim.Agreement, EventualLeader)
 	for _, m := range a.Monitors {
 		props = append(props, m.Property)
+	}
+	if a.Groups && len(a.Monitors) > 0 { // its own first: what it promises instead
+		own := props[len(props)-len(a.Monitors):]
+		props = append(slices.Clone(own), props[:len(props)-len(a.Monitors)]...)
 	}
 	return props
 }

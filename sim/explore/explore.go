@@ -72,12 +72,17 @@ type Explorer struct {
 // SafetyProperties returns the properties an exploration of algorithm a can judge: those a run
 // breaks at an instant.
 func SafetyProperties(a *algo.Info) []string {
-	props := []string{sim.AtMostOneLeader}
+	var props []string
+	if !a.Groups { // an algorithm of groups has a coordinator per group, by design
+		props = append(props, sim.AtMostOneLeader)
+	}
 	if a.Terms {
 		props = append(props, sim.OneLeaderPerTerm)
 	}
 	for _, m := range a.Monitors {
-		props = append(props, m.Property)
+		if m.Watch != nil { // a Final judge speaks of the end of a run, not of an instant
+			props = append(props, m.Property)
+		}
 	}
 	return props
 }
@@ -94,7 +99,7 @@ func New(opts Options) (*Explorer, error) {
 	x := &Explorer{info: base.Algorithm, property: opts.Property, classes: opts.Faults, budget: opts.Budget,
 		depth: opts.Depth, maxStates: opts.MaxStates, workers: opts.Workers}
 	if x.property == "" {
-		x.property = sim.AtMostOneLeader
+		x.property = SafetyProperties(x.info)[0]
 	}
 	if !slices.Contains(SafetyProperties(x.info), x.property) {
 		if err := check.ValidateProperty(x.info, x.property); err != nil {
