@@ -90,104 +90,135 @@ func (c *Check) generate(src source) plan {
 	if len(classes) == 0 {
 		return p
 	}
-	ms := func(d time.Duration) int { return max(1, int(d/time.Millisecond)) }
-	at := func() time.Duration { return time.Duration(src.intn(ms(c.window), "at")) * time.Millisecond }
-	// A fault lasts from a quarter of the timescale to five times it.
-	lasting := func() time.Duration {
-		return c.scale/4 + time.Duration(src.intn(ms(5*c.scale-c.scale/4)+1, "duration"))*time.Millisecond
-	}
-	node := func() algo.ID { return p.ids[src.intn(len(p.ids), "node")] }
-	link := func() *network.Link {
-		from := src.intn(len(p.ids), "from")
-		to := (from + 1 + src.intn(len(p.ids)-1, "to")) % len(p.ids)
-		return &network.Link{From: p.ids[from], To: p.ids[to]}
-	}
+	d := drawer{c: c, src: src, ids: p.ids}
 	var faults []sim.Action
 	add := func(a sim.Action) {
 		if a.At < c.window {
 			faults = append(faults, a)
 		}
 	}
-	base := c.base.Network
 	for range 1 + src.intn(maxEpisodes, "episodes") {
 		class := classes[src.intn(len(classes), "class")]
-		start := at()
-		stop := start + lasting()
-		switch class {
-		case Crash:
-			n := node()
-			add(sim.Action{At: start, Op: sim.Crash, Nodes: []algo.ID{n}})
-			if c.faults.Has(Recover) && src.intn(4, "recovers") > 0 {
-				add(sim.Action{At: stop, Op: sim.Recover, Nodes: []algo.ID{n}})
-			}
-		case Partition:
-			if src.intn(5, "cut") == 0 {
-				l := link()
-				add(sim.Action{At: start, Op: sim.Cut, Link: l})
-				add(sim.Action{At: stop, Op: sim.Heal, Link: l})
-				break
-			}
-			perm := slices.Clone(p.ids)
-			for i := len(perm) - 1; i > 0; i-- {
-				j := src.intn(i+1, "shuffle")
-				perm[i], perm[j] = perm[j], perm[i]
-			}
-			// Two groups, or three; the last group is left unnamed, as the language allows.
-			cut := 1 + src.intn(len(perm)-1, "split")
-			groups := [][]algo.ID{perm[:cut]}
-			if rest := perm[cut:]; len(rest) > 1 && src.intn(4, "three") == 0 {
-				cut2 := 1 + src.intn(len(rest)-1, "split2")
-				groups = append(groups, rest[:cut2])
-			}
-			for _, g := range groups {
-				slices.Sort(g)
-			}
-			add(sim.Action{At: start, Op: sim.Partition, Groups: groups})
-			add(sim.Action{At: stop, Op: sim.Heal})
-		case Delay:
-			// A spike up to three times the timescale: well beyond the algorithm's timeouts.
-			lo := base.Delay.Max + time.Millisecond
-			hi := lo + time.Duration(src.intn(ms(max(3*c.scale-lo, time.Millisecond)), "spike"))*time.Millisecond
-			d := network.Delay{Min: hi, Max: hi}
-			if src.intn(2, "range") == 0 {
-				d.Min = base.Delay.Min
-			}
-			var l *network.Link
-			if src.intn(2, "one link") == 0 {
-				l = link()
-			}
-			add(sim.Action{At: start, Op: sim.SetDelay, Link: l, Delay: d})
-			add(sim.Action{At: stop, Op: sim.SetDelay, Link: l, Delay: base.Delay})
-		case Pause:
-			n := node()
-			add(sim.Action{At: start, Op: sim.Pause, Nodes: []algo.ID{n}})
-			add(sim.Action{At: stop, Op: sim.Resume, Nodes: []algo.ID{n}})
-		case Drift:
-			// A rate within the bound — half the time at one of its ends, where drift does the
-			// most harm; else in steps of a thousandth of it — for a while; then true again.
-			n := node()
-			var steps int
-			if src.intn(2, "extreme") == 0 {
-				steps = 2000 * src.intn(2, "faster") // 0 or 2000: 1 − bound or 1 + bound
-			} else {
-				steps = src.intn(2001, "rate")
-			}
-			rate := 1 + c.drift*float64(steps-1000)/1000
-			add(sim.Action{At: start, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: rate})
-			add(sim.Action{At: stop, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: 1})
-		case Loss:
-			pct := float64(20 * (1 + src.intn(5, "loss")))
-			var l *network.Link
-			if src.intn(2, "one link") == 0 {
-				l = link()
-			}
-			add(sim.Action{At: start, Op: sim.SetDrop, Link: l, Drop: pct})
-			add(sim.Action{At: stop, Op: sim.SetDrop, Link: l, Drop: base.Drop * 100})
-		}
+		start := d.at()
+		stop := start + d.lasting()
+		d.episode(class, start, stop, add)
 	}
 	slices.SortStableFunc(faults, func(a, b sim.Action) int { return cmpTime(a.At, b.At) })
 	p.faults = faults
 	return p
+}
+
+// drawer draws the parts of one fault episode from src, in the order a schedule's draws are
+// made: the order is part of what a seed means, so it must not change.
+type drawer struct {
+	c   *Check
+	src source
+	ids []algo.ID
+}
+
+// ms is d in whole milliseconds, at least 1.
+func (drawer) ms(d time.Duration) int { return max(1, int(d/time.Millisecond)) }
+
+// at draws an instant within the window, in whole milliseconds.
+func (d drawer) at() time.Duration {
+	return time.Duration(d.src.intn(d.ms(d.c.window), "at")) * time.Millisecond
+}
+
+// lasting draws how long a fault lasts: from a quarter of the timescale to five times it.
+func (d drawer) lasting() time.Duration {
+	scale := d.c.scale
+	return scale/4 + time.Duration(d.src.intn(d.ms(5*scale-scale/4)+1, "duration"))*time.Millisecond
+}
+
+func (d drawer) node() algo.ID { return d.ids[d.src.intn(len(d.ids), "node")] }
+
+func (d drawer) link() *network.Link {
+	from := d.src.intn(len(d.ids), "from")
+	to := (from + 1 + d.src.intn(len(d.ids)-1, "to")) % len(d.ids)
+	return &network.Link{From: d.ids[from], To: d.ids[to]}
+}
+
+// maybeLink draws one link half the time, else nil: every link.
+func (d drawer) maybeLink() *network.Link {
+	if d.src.intn(2, "one link") == 0 {
+		return d.link()
+	}
+	return nil
+}
+
+// episode draws one fault of class, from start to stop, passing its actions to add.
+func (d drawer) episode(class Faults, start, stop time.Duration, add func(sim.Action)) {
+	c, src, base := d.c, d.src, d.c.base.Network
+	switch class {
+	case Crash:
+		n := d.node()
+		add(sim.Action{At: start, Op: sim.Crash, Nodes: []algo.ID{n}})
+		if c.faults.Has(Recover) && src.intn(4, "recovers") > 0 {
+			add(sim.Action{At: stop, Op: sim.Recover, Nodes: []algo.ID{n}})
+		}
+	case Partition:
+		if src.intn(5, "cut") == 0 {
+			l := d.link()
+			add(sim.Action{At: start, Op: sim.Cut, Link: l})
+			add(sim.Action{At: stop, Op: sim.Heal, Link: l})
+			return
+		}
+		add(sim.Action{At: start, Op: sim.Partition, Groups: d.groups()})
+		add(sim.Action{At: stop, Op: sim.Heal})
+	case Delay:
+		// A spike up to three times the timescale: well beyond the algorithm's timeouts.
+		lo := base.Delay.Max + time.Millisecond
+		hi := lo + time.Duration(src.intn(d.ms(max(3*c.scale-lo, time.Millisecond)), "spike"))*time.Millisecond
+		spike := network.Delay{Min: hi, Max: hi}
+		if src.intn(2, "range") == 0 {
+			spike.Min = base.Delay.Min
+		}
+		l := d.maybeLink()
+		add(sim.Action{At: start, Op: sim.SetDelay, Link: l, Delay: spike})
+		add(sim.Action{At: stop, Op: sim.SetDelay, Link: l, Delay: base.Delay})
+	case Pause:
+		n := d.node()
+		add(sim.Action{At: start, Op: sim.Pause, Nodes: []algo.ID{n}})
+		add(sim.Action{At: stop, Op: sim.Resume, Nodes: []algo.ID{n}})
+	case Drift:
+		// A rate within the bound — half the time at one of its ends, where drift does the
+		// most harm; else in steps of a thousandth of it — for a while; then true again.
+		n := d.node()
+		var steps int
+		if src.intn(2, "extreme") == 0 {
+			steps = 2000 * src.intn(2, "faster") // 0 or 2000: 1 − bound or 1 + bound
+		} else {
+			steps = src.intn(2001, "rate")
+		}
+		rate := 1 + c.drift*float64(steps-1000)/1000
+		add(sim.Action{At: start, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: rate})
+		add(sim.Action{At: stop, Op: sim.Clock, Nodes: []algo.ID{n}, Rate: 1})
+	case Loss:
+		pct := float64(20 * (1 + src.intn(5, "loss")))
+		l := d.maybeLink()
+		add(sim.Action{At: start, Op: sim.SetDrop, Link: l, Drop: pct})
+		add(sim.Action{At: stop, Op: sim.SetDrop, Link: l, Drop: base.Drop * 100})
+	}
+}
+
+// groups draws a partition: the nodes shuffled and split in two groups, or three; the last
+// group is left unnamed, as the language allows.
+func (d drawer) groups() [][]algo.ID {
+	perm := slices.Clone(d.ids)
+	for i := len(perm) - 1; i > 0; i-- {
+		j := d.src.intn(i+1, "shuffle")
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	cut := 1 + d.src.intn(len(perm)-1, "split")
+	groups := [][]algo.ID{perm[:cut]}
+	if rest := perm[cut:]; len(rest) > 1 && d.src.intn(4, "three") == 0 {
+		cut2 := 1 + d.src.intn(len(rest)-1, "split2")
+		groups = append(groups, rest[:cut2])
+	}
+	for _, g := range groups {
+		slices.Sort(g)
+	}
+	return groups
 }
 
 func cmpTime(a, b time.Duration) int {
