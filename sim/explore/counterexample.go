@@ -21,6 +21,7 @@ type Counterexample struct {
 	Steps     int           // the schedule's steps (events), the faults' included
 	Faults    []sim.Action  // the faults applied, in order, with their times
 	Delays    []sim.LinkDelay
+	Draws     []sim.NodeDraws // the nodes' draws, by node in ascending order; nil with DrawsSeed
 	// Config is the schedule as a run: the delays chosen as `delay` actions on the links (each
 	// before anything else at its instant), the faults, and a say and a break where the
 	// property breaks. It replays the schedule exactly.
@@ -33,15 +34,20 @@ type Counterexample struct {
 func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 	s := x.root()
 	cx := Counterexample{Property: x.property}
-	var scratch []uint8
 	for _, t := range path(tree, i) {
 		if a := x.begin(s, t>>faultShift); t>>faultShift != 0 {
 			cx.Faults = append(cx.Faults, a)
 		}
-		if _, ok := s.StepChoosing(x.digits(t&vecMask, scratch)); !ok {
+		if _, ok := s.StepChoosing(t & vecMask); !ok {
 			panic("explore: the counterexample's schedule does not replay")
 		}
-		cx.Delays = append(cx.Delays, s.Chosen()...)
+		for _, c := range s.Choices() {
+			if c.Draw {
+				cx.Draws = addDraw(cx.Draws, c.Node, c.Point)
+			} else {
+				cx.Delays = append(cx.Delays, c.Delay)
+			}
+		}
 		cx.Steps++
 	}
 	v, ok := s.Broken(x.property)
@@ -49,10 +55,22 @@ func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 		panic("explore: the counterexample's schedule does not break " + x.property)
 	}
 	cx.Config = x.config(cx.Delays, cx.Faults, nil, v.From)
+	cx.Config.Draws = cx.Draws
 	cx.Narration = sim.Action{At: v.From, Op: sim.Say, Text: x.explain(v, &cx)}
 	cx.Config = x.config(cx.Delays, cx.Faults, []sim.Action{cx.Narration, {At: v.From, Op: sim.Break}}, v.From)
+	cx.Config.Draws = cx.Draws
 	cx.Violation = v
 	return cx
+}
+
+// addDraw appends point p to node id's draws, keeping the nodes in ascending order.
+func addDraw(draws []sim.NodeDraws, id algo.ID, p sim.DrawPoint) []sim.NodeDraws {
+	i, found := slices.BinarySearchFunc(draws, id, func(d sim.NodeDraws, id algo.ID) int { return int(d.Node - id) })
+	if !found {
+		draws = slices.Insert(draws, i, sim.NodeDraws{Node: id})
+	}
+	draws[i].Points = append(draws[i].Points, p)
+	return draws
 }
 
 // config is the run of a schedule: every link's delay the first of the delays, and at each

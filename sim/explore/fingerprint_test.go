@@ -73,7 +73,7 @@ func replay(x *Explorer, p []uint32) (*sim.Sim, int) {
 	s := x.root()
 	used := 0
 	for _, t := range p {
-		x.apply(s, t, nil)
+		x.apply(s, t)
 		used += cost(t)
 	}
 	return s, used
