@@ -16,7 +16,7 @@ func leaseBeforeFix() *algo.Info {
 	info := *mustLookup("lease")
 	newNode := info.New
 	info.Name = "lease"
-	info.New = func(id algo.ID, c *algo.Cluster) algo.Node { return amnesiac{newNode(id, c)} }
+	info.New = func(id algo.ID, c *algo.Cluster) algo.Node { return amnesiac{newNode(id, c), "request"} }
 	return &info
 }
 
@@ -28,26 +28,64 @@ func mustLookup(name string) *algo.Info {
 	return info
 }
 
-// amnesiac is a node whose stable storage forgets the lease's request number.
-type amnesiac struct{ algo.Node }
+// amnesiac is a node whose stable storage forgets what it keeps under key.
+type amnesiac struct {
+	algo.Node
+	key string
+}
 
-func (a amnesiac) Start(env algo.Env)                   { a.Node.Start(forgetful{env}) }
-func (a amnesiac) Receive(env algo.Env, m algo.Message) { a.Node.Receive(forgetful{env}, m) }
-func (a amnesiac) Timer(env algo.Env, name string)      { a.Node.Timer(forgetful{env}, name) }
-func (a amnesiac) Elect(env algo.Env)                   { a.Node.Elect(forgetful{env}) }
-func (a amnesiac) Clone() algo.Node                     { return amnesiac{a.Node.Clone()} }
+func (a amnesiac) Start(env algo.Env)                   { a.Node.Start(forgetful{env, a.key}) }
+func (a amnesiac) Receive(env algo.Env, m algo.Message) { a.Node.Receive(forgetful{env, a.key}, m) }
+func (a amnesiac) Timer(env algo.Env, name string)      { a.Node.Timer(forgetful{env, a.key}, name) }
+func (a amnesiac) Elect(env algo.Env)                   { a.Node.Elect(forgetful{env, a.key}) }
+func (a amnesiac) Clone() algo.Node                     { return amnesiac{a.Node.Clone(), a.key} }
 func (a amnesiac) AppendState(b []byte, now time.Duration) []byte {
 	return a.Node.AppendState(b, now)
 }
 
-type forgetful struct{ algo.Env }
+// forgetful is an Env whose stable storage forgets key; its draws are the engine's.
+type forgetful struct {
+	algo.Env
+	key string
+}
 
 func (f forgetful) Load(key string) (uint64, bool) {
-	if key == "request" {
+	if key == f.key {
 		return 0, false
 	}
 	return f.Env.Load(key)
 }
+
+func (f forgetful) Draw(n int64) int64 { return algo.Draw(f.Env, n) }
+
+// raftVotesTwice is Raft whose followers forget their vote whenever a candidate asks for it
+// in their term: a test-only variant that votes twice in a term, for the explorer to catch.
+func raftVotesTwice() *algo.Info {
+	info := *mustLookup("raft")
+	newNode := info.New
+	info.Name = "raft-votes-twice"
+	info.New = func(id algo.ID, c *algo.Cluster) algo.Node {
+		return &votesTwice{newNode(id, c), func() algo.Node { return newNode(id, c) }}
+	}
+	return &info
+}
+
+// votesTwice is a Raft node that, a follower asked for its vote in its own term, starts
+// afresh from its stable storage with its vote forgotten, then answers.
+type votesTwice struct {
+	algo.Node
+	fresh func() algo.Node
+}
+
+func (v *votesTwice) Receive(env algo.Env, m algo.Message) {
+	if st := v.State(); m.Kind == algo.KindRequestVote && m.Term == st.Term && st.Status == algo.Follower {
+		v.Node = v.fresh()
+		v.Node.Start(forgetful{env, "votedFor"})
+	}
+	v.Node.Receive(env, m)
+}
+
+func (v *votesTwice) Clone() algo.Node { return &votesTwice{v.Node.Clone(), v.fresh} }
 
 // leasePrefix is what the regression test of the lease's restart bug sets up, on nodes 1..4
 // (3 the lock service, 4 the resource): 2 is down until 331ms, the link between 1 and the lock
