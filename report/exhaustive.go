@@ -100,7 +100,7 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 	switch {
 	case res.Bound == "" && res.TermCut > 0:
 		fmt.Fprintf(w, "%s %s holds in every schedule within terms ≤ %d: the space is exhausted within that bound — no schedule within the bounds goes past %s; %s past term %d were judged and not explored further.\n",
-			p.Green("✓"), x.Property(), b.MaxTerm, human.Plural(res.Depth, "step"), human.Plural(int(res.TermCut), "state"), b.MaxTerm)
+			p.Green("✓"), x.Property(), b.MaxTerm, human.Plural(res.Depth, "step"), statesText(res.TermCut), b.MaxTerm)
 	case res.Bound == "":
 		fmt.Fprintf(w, "%s %s holds in every schedule: the space is exhausted — no schedule within the bounds goes past %s.\n",
 			p.Green("✓"), x.Property(), human.Plural(res.Depth, "step"))
@@ -120,6 +120,14 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 		fmt.Fprintf(w, "; terms at most %d", b.MaxTerm)
 	}
 	fmt.Fprintln(w, ".")
+}
+
+// statesText writes "1 state", "5,786 states".
+func statesText(n int64) string {
+	if n == 1 {
+		return "1 state"
+	}
+	return human.Thousands(n) + " states"
 }
 
 // ExhaustiveWallClock is the dim line of wall-clock figures after an exploration.
