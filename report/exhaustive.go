@@ -35,8 +35,8 @@ func WriteExhaustiveHeading(w io.Writer, p Palette, x *explore.Explorer) {
 		parts = append(parts, "a delay fault: "+algo.FormatDuration(b.Spike))
 	}
 	parts = append(parts, fmt.Sprintf("at most %s states", human.Thousands(b.MaxStates)), drawsText(b))
-	if b.MaxTerm > 0 {
-		parts = append(parts, fmt.Sprintf("terms at most %d", b.MaxTerm))
+	if b.MaxTerm > 0 || b.MaxStored > 0 {
+		parts = append(parts, cutText(b))
 	}
 	parts = append(parts, paramParts(cfg)...)
 	fmt.Fprintln(w, strings.Join(parts, " · "))
@@ -98,9 +98,9 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 		return
 	}
 	switch {
-	case res.Bound == "" && res.TermCut > 0:
-		fmt.Fprintf(w, "%s %s holds in every schedule within terms ≤ %d: the space is exhausted within that bound — no schedule within the bounds goes past %s; %s past term %d were judged and not explored further.\n",
-			p.Green("✓"), x.Property(), b.MaxTerm, human.Plural(res.Depth, "step"), statesText(res.TermCut), b.MaxTerm)
+	case res.Bound == "" && res.Cut > 0:
+		fmt.Fprintf(w, "%s %s holds in every schedule within %s: the space is exhausted within that bound — no schedule within the bounds goes past %s; %s past it were judged and not explored further.\n",
+			p.Green("✓"), x.Property(), cutText(b), human.Plural(res.Depth, "step"), statesText(res.Cut))
 	case res.Bound == "":
 		fmt.Fprintf(w, "%s %s holds in every schedule: the space is exhausted — no schedule within the bounds goes past %s.\n",
 			p.Green("✓"), x.Property(), human.Plural(res.Depth, "step"))
@@ -116,10 +116,23 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 		fmt.Fprintf(w, " (a delay fault sets a link's delay to %s until another sets it back)", algo.FormatDuration(b.Spike))
 	}
 	fmt.Fprintf(w, "; %s", drawsText(b))
-	if b.MaxTerm > 0 {
-		fmt.Fprintf(w, "; terms at most %d", b.MaxTerm)
+	if b.MaxTerm > 0 || b.MaxStored > 0 {
+		fmt.Fprintf(w, "; %s", cutText(b))
 	}
 	fmt.Fprintln(w, ".")
+}
+
+// cutText writes the term and storage bounds: "terms at most 4", "numbers on stable storage at
+// most 8", or both.
+func cutText(b explore.Bounds) string {
+	var parts []string
+	if b.MaxTerm > 0 {
+		parts = append(parts, fmt.Sprintf("terms at most %d", b.MaxTerm))
+	}
+	if b.MaxStored > 0 {
+		parts = append(parts, fmt.Sprintf("numbers on stable storage at most %d", b.MaxStored))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // statesText writes "1 state", "5,786 states".
@@ -169,7 +182,7 @@ type ExhaustiveJSON struct {
 type statesJSON struct {
 	Generated int64 `json:"generated"`
 	Distinct  int64 `json:"distinct"`
-	PastTerm  int64 `json:"past_max_term"` // distinct states past the term bound, not expanded
+	PastBound int64 `json:"past_bound"` // distinct states past the term or the storage bound, not expanded
 }
 
 type boundsJSON struct {
@@ -180,6 +193,7 @@ type boundsJSON struct {
 	MaxStates int64    `json:"max_states"`
 	Choices   string   `json:"choices"` // how draws are taken: ends, ends,middle or seed
 	MaxTerm   *uint64  `json:"max_term"`
+	MaxStored *uint64  `json:"max_stored"`
 }
 
 type violationXJSON struct {
@@ -200,12 +214,16 @@ func ExhaustiveJSONOf(e *Exhaustive) ExhaustiveJSON {
 	cfg := x.Base()
 	out := ExhaustiveJSON{Exhaustive: true, Algorithm: cfg.Algorithm.Name, IDs: cfg.IDs, Faults: b.Faults.String(),
 		Property: x.Property(), Seed: b.Seed, Exhausted: res.Exhausted,
-		States: statesJSON{res.Generated, res.Distinct, res.TermCut}, Depth: res.Depth, Covered: res.Covered,
+		States: statesJSON{res.Generated, res.Distinct, res.Cut}, Depth: res.Depth, Covered: res.Covered,
 		StatesPerS: statesPerSec(e), Wall: wallXJSON{e.Elapsed.Seconds()},
 		Bounds: boundsJSON{Budget: b.Budget, Depth: b.Depth, MaxStates: b.MaxStates, Delays: []string{}, Choices: b.Draws.String()}}
 	if b.MaxTerm > 0 {
 		t := b.MaxTerm
 		out.Bounds.MaxTerm = &t
+	}
+	if b.MaxStored > 0 {
+		v := b.MaxStored
+		out.Bounds.MaxStored = &v
 	}
 	for _, d := range b.Delays {
 		out.Bounds.Delays = append(out.Bounds.Delays, algo.FormatDuration(d))

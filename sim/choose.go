@@ -298,5 +298,16 @@ func (s *Sim) MaxTerm() uint64 {
 	return t
 }
 
+// MaxStored returns the highest number any node keeps on stable storage (Env.Store).
+func (s *Sim) MaxStored() uint64 {
+	var v uint64
+	for i := range s.side {
+		for _, x := range s.side[i].disk {
+			v = max(v, x)
+		}
+	}
+	return v
+}
+
 // Partitioned reports whether a partition is in force.
 func (s *Sim) Partitioned() bool { return s.net.Partitioned() }

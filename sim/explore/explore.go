@@ -47,6 +47,10 @@ type Options struct {
 	// set, an algorithm with terms takes DefaultMaxTerm.
 	MaxTerm   uint64
 	TermBound bool
+	// MaxStored, if positive, bounds the numbers nodes keep on stable storage (Env.Store: Raft's
+	// term and vote, the lease's request number, the resource's highest token): a state in
+	// which one is above it is judged, and not expanded. 0: no bound.
+	MaxStored uint64
 	// Workers is how many goroutines expand states; 0 is GOMAXPROCS. The result does not
 	// depend on it.
 	Workers int
@@ -111,6 +115,7 @@ type Explorer struct {
 	maxStates int64
 	draws     Draws
 	maxTerm   uint64
+	maxStored uint64
 	workers   int
 }
 
@@ -137,7 +142,7 @@ func New(opts Options) (*Explorer, error) {
 		return nil, fmt.Errorf("%d nodes: exhaustive exploration takes at most %d (the schedules of more are too many to try)", n, MaxNodes)
 	}
 	x := &Explorer{info: base.Algorithm, property: opts.Property, classes: opts.Faults, budget: opts.Budget,
-		depth: opts.Depth, maxStates: opts.MaxStates, draws: opts.Draws, maxTerm: opts.MaxTerm, workers: opts.Workers}
+		depth: opts.Depth, maxStates: opts.MaxStates, draws: opts.Draws, maxTerm: opts.MaxTerm, maxStored: opts.MaxStored, workers: opts.Workers}
 	if x.draws == 0 {
 		x.draws = DrawsEnds
 	}
@@ -313,7 +318,7 @@ func (x *Explorer) Property() string { return x.property }
 // Bounds returns what the exploration is bounded by, for its summary.
 func (x *Explorer) Bounds() Bounds {
 	b := Bounds{Delays: slices.Clone(x.delays), Budget: x.budget, Depth: x.depth, MaxStates: x.maxStates,
-		Faults: x.classes, Seed: x.base.Seed, Draws: x.draws, MaxTerm: x.maxTerm}
+		Faults: x.classes, Seed: x.base.Seed, Draws: x.draws, MaxTerm: x.maxTerm, MaxStored: x.maxStored}
 	b.Spike = x.spike
 	return b
 }
@@ -325,10 +330,12 @@ func (x *Explorer) Base() sim.Config { return x.base }
 // each message's delay one of Delays, at most Budget fault actions of the classes Faults (a
 // delay fault sets a link's delay to Spike until another sets it back), the nodes' random
 // draws those of Seed or chosen among the points of their ranges (Draws), the terms at most
-// MaxTerm (0: any); and the states it may keep.
+// MaxTerm and the numbers on stable storage at most MaxStored (0: any); and the states it may
+// keep.
 type Bounds struct {
 	Draws     Draws
 	MaxTerm   uint64
+	MaxStored uint64
 	Delays    []time.Duration
 	Spike     time.Duration // 0: no delay faults
 	Budget    int

@@ -196,13 +196,13 @@ func TestRaftExhausts(t *testing.T) {
 	if res.Counterexample != nil {
 		t.Fatalf("one-leader-per-term broken: %s", res.Counterexample.Violation)
 	}
-	if !res.Exhausted || res.Bound != "" || res.TermCut == 0 {
+	if !res.Exhausted || res.Bound != "" || res.Cut == 0 {
 		t.Fatalf("not exhausted within terms ≤ 4: %+v", res)
 	}
 	if res.Generated != 278_509 || res.Distinct != 172_711 {
 		t.Errorf("%d states generated, %d distinct; want 278,509 and 172,711", res.Generated, res.Distinct)
 	}
-	t.Logf("%d generated, %d distinct, %d past term 4, %d steps deep", res.Generated, res.Distinct, res.TermCut, res.Depth)
+	t.Logf("%d generated, %d distinct, %d past term 4, %d steps deep", res.Generated, res.Distinct, res.Cut, res.Depth)
 }
 
 // A Raft whose followers vote twice in a term: the explorer finds two leaders of one term in

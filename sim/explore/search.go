@@ -31,9 +31,10 @@ type Result struct {
 	// Exhausted: every schedule within the bounds was tried — no state was left with a step
 	// to take but the depth or the states bound.
 	Exhausted bool
-	// TermCut counts the distinct states beyond the term bound (Options.MaxTerm), not
-	// expanded: when it is not 0 an exhausted space is exhausted within that bound.
-	TermCut int64
+	// Cut counts the distinct states beyond the term or the storage bound (Options.MaxTerm,
+	// Options.MaxStored), not expanded: when it is not 0 an exhausted space is exhausted
+	// within those bounds.
+	Cut int64
 	// Bound is the bound that stopped the exploration, if one did.
 	Bound Bound
 	// Counterexample is the shortest schedule that breaks the property, if one does.
@@ -99,7 +100,7 @@ func (x *Explorer) Run(progress func(Progress)) Result {
 					}
 					res.Distinct++
 					if c.cut && !c.bad {
-						res.TermCut++
+						res.Cut++
 						continue // counted, not expanded
 					}
 					tree = append(tree, link{uint32(p), c.t})
@@ -294,7 +295,7 @@ func hasNext(prev []sim.Choice, code uint32) bool {
 // of the budget.
 func (x *Explorer) child(c *sim.Sim, used int, f, code uint32, buf *[]byte) child {
 	_, bad := c.Broken(x.property)
-	cut := x.maxTerm > 0 && c.MaxTerm() > x.maxTerm
+	cut := x.maxTerm > 0 && c.MaxTerm() > x.maxTerm || x.maxStored > 0 && c.MaxStored() > x.maxStored
 	return child{fp: x.fingerprint(c, used, buf), t: f<<faultShift | code, bad: bad, cut: cut}
 }
 
