@@ -32,10 +32,12 @@ type LinkDelay struct {
 	Delay  time.Duration
 }
 
-// Choice is one choice a step made: Option of Arity ways, either a link's delay (Draw false)
-// or node Node's draw (Draw true, taking the point Point of its range).
+// Choice is one choice a step made: Option of Arity ways — a link's delay; with Loss, whether
+// the link loses its messages of the instant (option 1: it does; Delay names the link and the
+// instant); with Draw, node Node's draw, taking the point Point of its range.
 type Choice struct {
 	Arity, Option int
+	Loss          bool
 	Draw          bool
 	Delay         LinkDelay // a delay choice
 	Node          algo.ID   // a draw's node
@@ -51,11 +53,15 @@ type chooser struct {
 	memo    []linkChoice    // the links chosen at instant at
 	made    []Choice        // the choices made in the current step
 	held    []linkChoice    // links whose delay a fault set (HoldDelay): they choose nothing
+	// lossLeft is how many links may still lose their messages of the instant (AllowLosses);
+	// lost, how many have
+	lossLeft, lost int
 }
 
 type linkChoice struct {
 	from, to int32
 	opt      uint8
+	lost     bool // the link loses its messages of the instant
 }
 
 // maxDelayOptions bounds the delays a message may be given a choice of.
@@ -152,46 +158,75 @@ func NextCode(made []Choice) (uint32, bool) {
 // MaxCode bounds the codes of a step's choices.
 const MaxCode = 1 << 24
 
-// choose sets the delay of the link from→to for the message about to be sent on it, if the
-// link has not been given one at this instant.
-func (s *Sim) choose(from, to int32) {
+// choose makes the choices of the link from→to for the message about to be sent on it, if
+// the link has not made them at this instant: whether it loses its messages of the instant
+// (AllowLosses), and its delay. It reports whether the message is lost.
+func (s *Sim) choose(from, to int32) (lost bool) {
 	c := s.chooser
-	if len(c.options) == 0 {
-		return // the network draws delays
-	}
 	if c.at != s.now {
 		c.at, c.memo = s.now, c.memo[:0]
 	}
 	for _, m := range c.memo {
 		if m.from == from && m.to == to {
-			return
-		}
-	}
-	for _, m := range c.held {
-		if m.from == from && m.to == to {
-			return
+			return m.lost
 		}
 	}
 	l := network.Link{From: s.idOf(from), To: s.idOf(to)}
+	if c.lossLeft > 0 {
+		opt := c.take(2)
+		c.made = append(c.made, Choice{Arity: 2, Option: opt, Loss: true, Delay: LinkDelay{At: s.now, Link: l}})
+		if opt == 1 {
+			c.lossLeft--
+			c.lost++
+			c.memo = append(c.memo, linkChoice{from: from, to: to, lost: true})
+			return true
+		}
+		if len(c.options) == 0 || slices.ContainsFunc(c.held, func(m linkChoice) bool { return m.from == from && m.to == to }) {
+			c.memo = append(c.memo, linkChoice{from: from, to: to}) // not lost: not to be asked again
+			return false
+		}
+	}
+	if len(c.options) == 0 {
+		return false // the network draws delays
+	}
+	for _, m := range c.held {
+		if m.from == from && m.to == to {
+			return false
+		}
+	}
 	if cur := s.net.DelayOf(l); cur.Min == cur.Max && !slices.Contains(c.options, cur.Min) {
 		// The scenario set this link's delay: it keeps it.
 		c.held = append(c.held, linkChoice{from: from, to: to})
 		sortLinks(c.held)
-		return
+		return false
 	}
 	opt := c.take(len(c.options))
-	c.memo = append(c.memo, linkChoice{from, to, uint8(opt)})
+	c.memo = append(c.memo, linkChoice{from: from, to: to, opt: uint8(opt)})
 	d := c.options[opt]
 	c.made = append(c.made, Choice{Arity: len(c.options), Option: opt,
 		Delay: LinkDelay{At: s.now, Link: l, Option: opt, Delay: d}})
 	fault{s: s, record: -1}.setDelay(&Action{At: s.now, Op: SetDelay, Link: &l, Delay: network.Delay{Min: d, Max: d}})
+	return false
+}
+
+// AllowLosses lets the next step lose the messages of at most n links at this instant, each
+// a choice (StepChoosing); 0 lets it lose none.
+func (s *Sim) AllowLosses(n int) { s.useChooser().lossLeft = n }
+
+// Losses returns how many times a link lost its messages of an instant by choice.
+func (s *Sim) Losses() int {
+	if s.chooser == nil {
+		return 0
+	}
+	return s.chooser.lost
 }
 
 func (c *chooser) clone() *chooser {
 	if c == nil {
 		return nil
 	}
-	return &chooser{options: c.options, points: c.points, at: c.at, memo: slices.Clone(c.memo), held: slices.Clone(c.held)}
+	return &chooser{options: c.options, points: c.points, at: c.at, memo: slices.Clone(c.memo), held: slices.Clone(c.held),
+		lossLeft: c.lossLeft, lost: c.lost}
 }
 
 // HoldDelay, with hold, stops link l from choosing a delay: a fault sets it (a `delay` action

@@ -44,6 +44,7 @@ func (s *Sim) AppendState(b []byte) []byte {
 				b = binary.AppendUvarint(b, uint64(m.from))
 				b = binary.AppendUvarint(b, uint64(m.to))
 				b = append(b, m.opt)
+				b = appendBool(b, m.lost)
 			}
 		} else {
 			b = append(b, 0)

@@ -114,7 +114,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		opts.Property = cf.property
 	}
 	if !fs.Changed("faults") {
-		return nil, usagef("--faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause; or none)")
+		return nil, usagef("--faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)")
 	}
 	if opts.Faults, err = check.ParseFaults(cf.faults); err != nil {
 		return nil, usagef("--faults %s: %v", cf.faults, err)

@@ -22,8 +22,8 @@ type Options struct {
 	// Property is the safety property judged: at-most-one-leader, one-leader-per-term, or one
 	// of the algorithm's own monitors. "" is at-most-one-leader.
 	Property string
-	// Faults are the classes a schedule may inject: crash, recover, partition, delay, pause
-	// (not loss).
+	// Faults are the classes a schedule may inject: crash, recover, partition, delay, pause,
+	// loss (a link loses its messages of an instant; not drift).
 	Faults check.Faults
 	// Delays are the delays a message may take; nil means the two bounds of the base network's
 	// delay (one when it is fixed).
@@ -162,8 +162,8 @@ func New(opts Options) (*Explorer, error) {
 		return nil, fmt.Errorf("%s is judged at the end of a run, and an exploration has no end: choose a property a run breaks at an instant (%s)",
 			x.property, strings.Join(SafetyProperties(x.info), ", "))
 	}
-	if opts.Faults.Has(check.Loss) {
-		return nil, fmt.Errorf("loss is not explored exhaustively: choose among crash, recover, partition, delay, pause (the random checker draws losses)")
+	if opts.Faults.Has(check.Drift) {
+		return nil, fmt.Errorf("drift is not explored exhaustively: choose among crash, recover, partition, delay, pause, loss (the random checker draws clock rates)")
 	}
 	if x.budget < 0 {
 		return nil, fmt.Errorf("a budget of %d faults: expected 0 or more", x.budget)
@@ -417,9 +417,19 @@ func cost(t uint32) int {
 	return 0
 }
 
-// apply takes transition t on s, reporting false if the run has no step to take.
-func (x *Explorer) apply(s *sim.Sim, t uint32) bool {
+// apply takes transition t on s, which has taken faults fault actions before it, reporting
+// false if the run has no step to take.
+func (x *Explorer) apply(s *sim.Sim, t uint32, faults int) bool {
 	x.begin(s, t>>faultShift)
+	x.allow(s, faults+cost(t))
 	_, ok := s.StepChoosing(t & vecMask)
 	return ok
+}
+
+// allow lets s's next step lose what the budget has left, with loss among the classes: s has
+// taken faults fault actions, and lost the messages of s.Losses() links.
+func (x *Explorer) allow(s *sim.Sim, faults int) {
+	if x.classes.Has(check.Loss) {
+		s.AllowLosses(x.budget - faults - s.Losses())
+	}
 }

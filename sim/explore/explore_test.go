@@ -234,3 +234,25 @@ func TestRaftVotesTwice(t *testing.T) {
 	}
 	t.Logf("%s after %d steps, faults %v, draws %v", cx.Violation, cx.Steps, cx.Faults, cx.Draws)
 }
+
+// Loss as a choice: Bully on 3 nodes, one link allowed to lose its messages of an instant,
+// splits in the shortest schedule — a lost message its only fault — which replays as a drop
+// of 100% for that instant; with no loss allowed the same space is safe.
+func TestBullyLossSplitBrain(t *testing.T) {
+	res := newExplorer(t, Options{Base: base(t, "bully", 3), Faults: check.Loss, Budget: 1, Depth: 40}).Run(nil)
+	cx := res.Counterexample
+	if cx == nil {
+		t.Fatalf("no split brain found: %+v", res)
+	}
+	if cx.Violation.Property != sim.AtMostOneLeader || len(cx.Faults) != 0 || len(cx.Losses) != 1 || cx.FaultCount() != 1 {
+		t.Fatalf("found %s with faults %v and losses %v", cx.Violation, cx.Faults, cx.Losses)
+	}
+	if _, err := cx.Scenario("lost", "test"); err != nil {
+		t.Fatal(err)
+	}
+	safe := newExplorer(t, Options{Base: base(t, "bully", 3), Faults: check.Loss, Budget: 0, Depth: 40}).Run(nil)
+	if safe.Counterexample != nil || !safe.Exhausted {
+		t.Fatalf("no loss allowed: %+v", safe)
+	}
+	t.Logf("%s after %d steps, lost %v; %d distinct states", cx.Violation, cx.Steps, cx.Losses, res.Distinct)
+}

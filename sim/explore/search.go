@@ -199,10 +199,12 @@ func (w *worker) expand(tree []link, p int, out []child) []child {
 func (w *worker) rebuild() *sim.Sim {
 	x := w.x
 	s := x.root()
+	faults := 0
 	for i := len(w.path) - 1; i >= 0; i-- {
-		if !x.apply(s, w.path[i]) {
+		if !x.apply(s, w.path[i], faults) {
 			panic("a step of the path does not happen on replay")
 		}
+		faults += cost(w.path[i])
 	}
 	return s
 }
@@ -215,7 +217,7 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 		return out
 	}
 	w.faults = w.faults[:0]
-	if used < x.budget && len(x.faults) > 0 {
+	if used+s.Losses() < x.budget && len(x.faults) > 0 {
 		if next, ok := s.NextInput(); !ok || next > s.Now() { // the instant's inputs come first
 			late := lateToo(s)
 			for i := range x.faults {
@@ -246,6 +248,7 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 		first = s.Clone()
 	}
 	x.begin(first, f)
+	x.allow(first, used)
 	if _, ok := first.StepChoosing(0); !ok {
 		return out
 	}
@@ -267,6 +270,7 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 			c = s.Clone()
 		}
 		x.begin(c, f)
+		x.allow(c, used)
 		c.StepChoosing(code)
 		out = append(out, x.child(c, used, f, code, &w.buf))
 		first = c
@@ -305,7 +309,7 @@ type fingerprint [2]uint64
 // fingerprint hashes the state of s with the faults it has used.
 func (x *Explorer) fingerprint(s *sim.Sim, used int, buf *[]byte) fingerprint {
 	b := s.AppendState((*buf)[:0])
-	b = binary.AppendUvarint(b, uint64(x.budget-used))
+	b = binary.AppendUvarint(b, uint64(x.budget-used-s.Losses()))
 	*buf = b
 	sum := sha256.Sum256(b)
 	return fingerprint{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])}
