@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -121,5 +122,30 @@ func TestLeaseExhausts(t *testing.T) {
 	}
 	if fixed.Generated != 227_629 || fixed.Distinct != 141_709 {
 		t.Errorf("%d states generated, %d distinct; want 227,629 and 141,709", fixed.Generated, fixed.Distinct)
+	}
+}
+
+// The lease's old restart bug found from the start, with no setup: with its fix reverted
+// (leaseBeforeFix), crash, recover and delay faults with a budget of 3, every message 10ms,
+// numbers on stable storage at most 6, the shortest split brain takes 38 steps — node 1
+// crashes, the lock service's answers to it are delayed, node 1 recovers and takes a GRANT
+// meant for its previous life. About a minute on two cores.
+func TestLeaseRestartBugFromScratch(t *testing.T) {
+	if testing.Short() || lighter {
+		t.Skip("a million states: a minute or two")
+	}
+	opts := Options{Base: base(t, "lease", 4), Faults: check.Crash | check.Recover | check.Delay, Budget: 3, Depth: 300,
+		Delays: []time.Duration{10 * time.Millisecond}, MaxStored: 6}
+	opts.Base.Algorithm = leaseBeforeFix()
+	res := newExplorer(t, opts).Run(nil)
+	cx := res.Counterexample
+	if cx == nil {
+		t.Fatalf("the lease before its fix holds: %+v", res)
+	}
+	if cx.Steps != 38 || res.Distinct != 989_292 || cx.Violation.Property != sim.AtMostOneLeader {
+		t.Errorf("%s after %d steps, %d distinct states; want at-most-one-leader after 38, 989,292", cx.Violation, cx.Steps, res.Distinct)
+	}
+	if !slices.ContainsFunc(cx.Faults, func(a sim.Action) bool { return a.Op == sim.Recover && slices.Equal(a.Nodes, []algo.ID{1}) }) {
+		t.Errorf("the split brain without 1 recovering: %v", cx.Faults)
 	}
 }
