@@ -93,7 +93,7 @@ func (r *ItaiRodeh) Start(env Env) {
 // draw starts round: a fresh id from 1..n, sent round in a TOKEN.
 func (r *ItaiRodeh) draw(env Env, round uint32) {
 	r.round = round
-	r.rid = ID(1 + env.Rand().IntN(r.n))
+	r.rid = ID(1 + Draw(env, int64(r.n)))
 	env.Send(r.next, Message{Kind: KindToken, Value: r.rid, Phase: r.round, Hop: 1, Flag: true})
 }
 

@@ -112,6 +112,23 @@ type Env interface {
 	Load(key string) (v uint64, ok bool)
 }
 
+// Drawer is what an Env may implement to hand out random draws itself: an explorer makes
+// each draw a choice among a few values of its range (docs/properties.md, "Exhaustive
+// exploration"). Draw(n) returns a number in [0, n), n > 0.
+type Drawer interface {
+	Draw(n int64) int64
+}
+
+// Draw returns a random number in [0, n), n > 0: env's own draw if env is a Drawer, else
+// env.Rand().Int64N(n). Algorithms draw through it, so an explorer can try every value that
+// matters; in a run the engine draws env.Rand().Int64N(n), as this does.
+func Draw(env Env, n int64) int64 {
+	if d, ok := env.(Drawer); ok {
+		return d.Draw(n)
+	}
+	return env.Rand().Int64N(n)
+}
+
 // Node is one participant's state machine. The engine calls exactly one method at a time.
 type Node interface {
 	// Start boots the node, or restarts it after a crash; its state is fresh either way, and

@@ -226,7 +226,7 @@ func (r *Raft) Elect(env Env) {
 
 // resetElectionTimer: "Raft uses randomized election timeouts to ensure that split votes are
 // rare [...] election timeouts are chosen randomly from a fixed interval (e.g., 150–300ms)." A
-// fresh timeout is drawn from the node's random source every time, in whole microseconds when
+// fresh timeout is drawn from the node's random source (Draw) every time, in whole microseconds when
 // the range is.
 func (r *Raft) resetElectionTimer(env Env) time.Duration {
 	d := r.cfg.electionLo
@@ -235,7 +235,7 @@ func (r *Raft) resetElectionTimer(env Env) time.Duration {
 		if r.cfg.electionLo%unit != 0 || span%unit != 0 {
 			unit = 1
 		}
-		d += time.Duration(env.Rand().Int64N(int64(span/unit)+1)) * unit
+		d += time.Duration(Draw(env, int64(span/unit)+1)) * unit
 	}
 	r.timeout = d
 	env.SetTimer(timerElection, d)

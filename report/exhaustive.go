@@ -34,11 +34,24 @@ func WriteExhaustiveHeading(w io.Writer, p Palette, x *explore.Explorer) {
 	if b.Spike > 0 {
 		parts = append(parts, "a delay fault: "+algo.FormatDuration(b.Spike))
 	}
-	parts = append(parts, fmt.Sprintf("at most %s states", human.Thousands(b.MaxStates)),
-		fmt.Sprintf("the nodes' random draws of seed %d", b.Seed))
+	parts = append(parts, fmt.Sprintf("at most %s states", human.Thousands(b.MaxStates)), drawsText(b))
+	if b.MaxTerm > 0 || b.MaxStored > 0 {
+		parts = append(parts, cutText(b))
+	}
 	parts = append(parts, paramParts(cfg)...)
 	fmt.Fprintln(w, strings.Join(parts, " · "))
 	fmt.Fprintln(w)
+}
+
+// drawsText says how the nodes' random draws are taken.
+func drawsText(b explore.Bounds) string {
+	switch b.Draws {
+	case explore.DrawsSeed:
+		return fmt.Sprintf("the nodes' random draws of seed %d", b.Seed)
+	case explore.DrawsMiddle:
+		return "each random draw the low end, the middle or the high end of its range"
+	}
+	return "each random draw the low or the high end of its range"
 }
 
 // faultsText writes "partition (at most 1)", or "none".
@@ -84,14 +97,17 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 		}
 		return
 	}
-	switch res.Bound {
-	case "":
+	switch {
+	case res.Bound == "" && res.Cut > 0:
+		fmt.Fprintf(w, "%s %s holds in every schedule within %s: the space is exhausted within that bound — no schedule within the bounds goes past %s; %s past it were judged and not explored further.\n",
+			p.Green("✓"), x.Property(), cutText(b), human.Plural(res.Depth, "step"), statesText(res.Cut))
+	case res.Bound == "":
 		fmt.Fprintf(w, "%s %s holds in every schedule: the space is exhausted — no schedule within the bounds goes past %s.\n",
 			p.Green("✓"), x.Property(), human.Plural(res.Depth, "step"))
-	case explore.BoundDepth:
+	case res.Bound == explore.BoundDepth:
 		fmt.Fprintf(w, "%s %s holds in every schedule of at most %s. The depth bound was reached: schedules go on past it, untried (raise --depth).\n",
 			p.Green("✓"), x.Property(), human.Plural(res.Covered, "step"))
-	case explore.BoundStates:
+	case res.Bound == explore.BoundStates:
 		fmt.Fprintf(w, "%s %s holds in every schedule of at most %s. The states bound (%s) was reached at depth %d: deeper schedules were not all tried (raise --max-states).\n",
 			p.Bold("~"), x.Property(), human.Plural(res.Covered, "step"), human.Thousands(b.MaxStates), res.Depth)
 	}
@@ -99,7 +115,32 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 	if b.Spike > 0 {
 		fmt.Fprintf(w, " (a delay fault sets a link's delay to %s until another sets it back)", algo.FormatDuration(b.Spike))
 	}
-	fmt.Fprintf(w, "; the nodes' random draws of seed %d.\n", b.Seed)
+	fmt.Fprintf(w, "; %s", drawsText(b))
+	if b.MaxTerm > 0 || b.MaxStored > 0 {
+		fmt.Fprintf(w, "; %s", cutText(b))
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// cutText writes the term and storage bounds: "terms at most 4", "numbers on stable storage at
+// most 8", or both.
+func cutText(b explore.Bounds) string {
+	var parts []string
+	if b.MaxTerm > 0 {
+		parts = append(parts, fmt.Sprintf("terms at most %d", b.MaxTerm))
+	}
+	if b.MaxStored > 0 {
+		parts = append(parts, fmt.Sprintf("numbers on stable storage at most %d", b.MaxStored))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// statesText writes "1 state", "5,786 states".
+func statesText(n int64) string {
+	if n == 1 {
+		return "1 state"
+	}
+	return human.Thousands(n) + " states"
 }
 
 // ExhaustiveWallClock is the dim line of wall-clock figures after an exploration.
@@ -141,6 +182,7 @@ type ExhaustiveJSON struct {
 type statesJSON struct {
 	Generated int64 `json:"generated"`
 	Distinct  int64 `json:"distinct"`
+	PastBound int64 `json:"past_bound"` // distinct states past the term or the storage bound, not expanded
 }
 
 type boundsJSON struct {
@@ -149,7 +191,9 @@ type boundsJSON struct {
 	Budget    int      `json:"budget"`
 	Depth     int      `json:"depth"`
 	MaxStates int64    `json:"max_states"`
-	Choices   string   `json:"choices"`
+	Choices   string   `json:"choices"` // how draws are taken: ends, ends,middle or seed
+	MaxTerm   *uint64  `json:"max_term"`
+	MaxStored *uint64  `json:"max_stored"`
 }
 
 type violationXJSON struct {
@@ -170,9 +214,17 @@ func ExhaustiveJSONOf(e *Exhaustive) ExhaustiveJSON {
 	cfg := x.Base()
 	out := ExhaustiveJSON{Exhaustive: true, Algorithm: cfg.Algorithm.Name, IDs: cfg.IDs, Faults: b.Faults.String(),
 		Property: x.Property(), Seed: b.Seed, Exhausted: res.Exhausted,
-		States: statesJSON{res.Generated, res.Distinct}, Depth: res.Depth, Covered: res.Covered,
+		States: statesJSON{res.Generated, res.Distinct, res.Cut}, Depth: res.Depth, Covered: res.Covered,
 		StatesPerS: statesPerSec(e), Wall: wallXJSON{e.Elapsed.Seconds()},
-		Bounds: boundsJSON{Budget: b.Budget, Depth: b.Depth, MaxStates: b.MaxStates, Delays: []string{}, Choices: "seed"}}
+		Bounds: boundsJSON{Budget: b.Budget, Depth: b.Depth, MaxStates: b.MaxStates, Delays: []string{}, Choices: b.Draws.String()}}
+	if b.MaxTerm > 0 {
+		t := b.MaxTerm
+		out.Bounds.MaxTerm = &t
+	}
+	if b.MaxStored > 0 {
+		v := b.MaxStored
+		out.Bounds.MaxStored = &v
+	}
 	for _, d := range b.Delays {
 		out.Bounds.Delays = append(out.Bounds.Delays, algo.FormatDuration(d))
 	}

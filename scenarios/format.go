@@ -44,6 +44,13 @@ func Format(s *Scenario) string {
 			line("set", p.Key+" "+algo.FormatValue(param.Kind, p.Value))
 		}
 	}
+	for _, d := range s.Draws {
+		points := make([]string, len(d.Points))
+		for i, p := range d.Points {
+			points[i] = p.String()
+		}
+		line("draws", strconv.Itoa(int(d.Node))+" "+strings.Join(points, " "))
+	}
 	line("run", algo.FormatDuration(s.RunFor))
 	if len(s.Actions) > 0 {
 		b.WriteString("\n")

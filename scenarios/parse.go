@@ -102,7 +102,7 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 			continue
 		}
 		switch t.text {
-		case "set", "at", "expect":
+		case "set", "draws", "at", "expect":
 			later = append(later, lp)
 			continue
 		}
@@ -153,6 +153,8 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 				continue // another algorithm's parameters: the run leaves them out
 			}
 			p.set(lp, info)
+		case "draws":
+			p.draws(lp)
 		case "at":
 			p.at(lp)
 		case "expect":
@@ -415,6 +417,44 @@ func (p *fileParser) set(lp *parser, info *algo.Info) {
 	p.sc.Params = append(p.sc.Params, Setting{Key: k.text, Value: val})
 	p.seen["set "+k.text] = lp.line
 	lp.end()
+}
+
+// draws reads `draws NODE POINT...`: the node's first draws pinned to points of their ranges
+// (sim.NodeDraws), as a counterexample that an exhaustive exploration found replays them.
+func (p *fileParser) draws(lp *parser) {
+	t := lp.word("a node and the points its draws take, such as draws 2 low high")
+	if t == nil {
+		return
+	}
+	id := lp.node(t)
+	if lp.err != nil {
+		return
+	}
+	key := "draws " + t.text
+	if first, ok := p.seen[key]; ok {
+		lp.fail(t, "the draws of node %d are given twice (first at line %d)", id, first)
+		return
+	}
+	d := sim.NodeDraws{Node: id}
+	for {
+		w := lp.peek()
+		if w == nil {
+			break
+		}
+		lp.next()
+		pt, err := sim.ParseDrawPoint(w.text)
+		if err != nil {
+			lp.fail(w, "%v", err)
+			return
+		}
+		d.Points = append(d.Points, pt)
+	}
+	if len(d.Points) == 0 {
+		lp.fail(nil, "expected the points node %d's draws take (low, high or middle); the line ends here", id)
+		return
+	}
+	p.seen[key] = lp.line
+	p.sc.Draws = append(p.sc.Draws, d)
 }
 
 // at reads `at TIME ACTION`.

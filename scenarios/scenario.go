@@ -29,7 +29,10 @@ type Scenario struct {
 	// "" when the file has none, and the run takes its algorithm's usual one.
 	Topology string
 	Params   []Setting // in the order given
-	RunFor   time.Duration
+	// Draws are the `draws` lines: nodes' first random draws pinned to points of their
+	// ranges, in the order given (sim.Config.Draws).
+	Draws  []sim.NodeDraws
+	RunFor time.Duration
 
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
@@ -98,6 +101,7 @@ func (s *Scenario) Config() sim.Config {
 		Algorithm: info, IDs: slices.Clone(s.IDs), Params: params, Seed: s.Seed,
 		Network: network.Config{Delay: s.Delay, Drop: s.Drop / 100, FIFO: s.FIFO},
 		Actions: actions, RunFor: s.RunFor, Topology: s.TopologyFor(info),
+		Draws: cloneDraws(s.Draws),
 	}
 }
 
@@ -137,6 +141,7 @@ func FromConfig(name string, cfg sim.Config) *Scenario {
 		sc.Params = append(sc.Params, Setting{Key: k, Value: cfg.Params[k]})
 	}
 	sc.RunFor = cfg.RunFor
+	sc.Draws = cloneDraws(cfg.Draws)
 	for _, a := range cfg.Actions {
 		sc.Actions = append(sc.Actions, Step{Action: a})
 	}
@@ -154,3 +159,12 @@ func (s *Scenario) File() string {
 
 // Members returns the scenario's nodes, for checking the ids an action names.
 func (s *Scenario) Members() *Members { return NewMembers(s.IDs) }
+
+// cloneDraws copies pinned draws.
+func cloneDraws(ds []sim.NodeDraws) []sim.NodeDraws {
+	var out []sim.NodeDraws
+	for _, d := range ds {
+		out = append(out, sim.NodeDraws{Node: d.Node, Points: slices.Clone(d.Points)})
+	}
+	return out
+}

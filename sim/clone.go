@@ -73,6 +73,7 @@ func (s *Sim) Clone() *Sim {
 			cside.more = slices.Clone(side.more)
 			cside.held = slices.Clone(side.held) // slab indices: the copied queue's are the same
 			cside.rng = side.rng.clone()
+			cside.pinned = side.pinned
 			cside.disk = maps.Clone(side.disk)
 		}
 	}

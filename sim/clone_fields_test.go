@@ -51,6 +51,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		// when it first hands it an input.
 		"inbox": fresh, "job": fresh, "record": fresh, "baton": fresh, "before": fresh, "replyTo": fresh,
 		"more": copied, "held": copied, "rng": copied, "disk": copied,
+		"pinned": shared, // only resliced, never written
 	},
 	reflect.TypeFor[pcgRand](): {"r": copied, "pcg": value},
 	reflect.TypeFor[queue](): {

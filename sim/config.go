@@ -57,6 +57,10 @@ type Config struct {
 	// Topology names the edges messages may travel (algo.TopologyNames), laid over IDs in
 	// ring order; "" is the complete graph. The algorithm must run on it (Info.Topologies).
 	Topology string
+	// Draws pins the first draws (algo.Draw) of some nodes to points of their ranges: how a
+	// counterexample found with draws as choices replays. Nil: every draw is the node's
+	// random source's.
+	Draws []NodeDraws
 
 	// UntilLeader ends the run at its first agreed leader — the end of the step after which
 	// every live node names one live leader — rather than at RunFor, which stays the limit.
@@ -141,6 +145,9 @@ func (c *Config) validate() (*algo.Cluster, error) {
 		if err := a.validate(known); err != nil {
 			return nil, fmt.Errorf("at %s %w", algo.FormatDuration(a.At), err)
 		}
+	}
+	if err := validateDraws(c.Draws, known); err != nil {
+		return nil, err
 	}
 	return cl, nil
 }

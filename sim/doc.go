@@ -29,5 +29,6 @@
 // the messages in flight with their send times, pending timers, held inputs — without changing it;
 // clock.go each node's own clock (the clock action: Env.Now and a node's timers run on it);
 // reach.go what a link lets through now; fingerprint.go the whole run's state written canonically
-// (Sim.AppendState) and choose.go the delays an explorer chooses, for sim/explore.
+// (Sim.AppendState) and choose.go the choices an explorer makes — delays, losses, draws — for
+// sim/explore; draw.go a node's draws (algo.Draw): pinned (Config.Draws), chosen, or its source's.
 package sim

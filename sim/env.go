@@ -100,8 +100,12 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 		s.offEdge(from, to, o)
 		return
 	}
-	if s.chooser != nil && s.net.Blocked(from, to) == network.Delivered {
-		s.choose(n.idx, o.to)
+	if s.chooser != nil && s.net.Blocked(from, to) == network.Delivered && s.choose(n.idx, o.to) {
+		s.metrics.dropped[o.kind]++ // lost by an explorer's choice, as a drop of 100% on the link
+		if s.tracing {
+			s.traceMsg(RecSend, s.outMessage(from, to, o), 0, network.Loss)
+		}
+		return
 	}
 	at, reason := s.net.Send(s.now, from, to)
 	if reason != network.Delivered {

@@ -31,18 +31,20 @@ func (s *Sim) AppendState(b []byte) []byte {
 	for i := range s.nodes {
 		b = s.appendNode(b, &s.nodes[i])
 	}
-	b = s.appendInputs(b)
-	b = s.net.AppendState(b, now, s.cluster.Sorted, s.chooser == nil)
-	if s.chooser == nil || s.net.Lossy() {
+	b, liveNow := s.appendInputs(b)
+	netDraws := s.chooser == nil || len(s.chooser.options) == 0
+	b = s.net.AppendState(b, now, s.cluster.Sorted, netDraws)
+	if netDraws || s.net.Lossy() {
 		b, _ = s.netRand.pcg.AppendBinary(b)
 	}
 	if c := s.chooser; c != nil {
-		if at, ok := s.NextAt(); ok && at == now && c.at == now {
+		if liveNow && c.at == now {
 			b = binary.AppendUvarint(b, uint64(len(c.memo)))
 			for _, m := range c.memo {
 				b = binary.AppendUvarint(b, uint64(m.from))
 				b = binary.AppendUvarint(b, uint64(m.to))
 				b = append(b, m.opt)
+				b = appendBool(b, m.lost)
 			}
 		} else {
 			b = append(b, 0)
@@ -79,7 +81,7 @@ func (s *Sim) appendNode(b []byte, n *nodeRec) []byte {
 		b = n.node.AppendState(b, s.localNow(n.idx))
 	}
 	if s.side == nil {
-		return append(b, 0, 0)
+		return append(b, 0, 0, 0)
 	}
 	side := &s.side[n.idx]
 	keys := make([]string, 0, len(side.disk))
@@ -92,11 +94,13 @@ func (s *Sim) appendNode(b []byte, n *nodeRec) []byte {
 		b = appendString(b, k)
 		b = binary.AppendUvarint(b, side.disk[k])
 	}
+	// With draws chosen (ChooseDraws) a draw leaves the source alone: an algorithm that
+	// takes its source (Env.Rand) still has it here.
 	b = appendBool(b, side.rng != nil)
 	if side.rng != nil {
 		b, _ = side.rng.pcg.AppendBinary(b)
 	}
-	return b
+	return appendPinned(b, side.pinned)
 }
 
 // input is an input to come, for the encoding: when, its ordinal, and what.
@@ -109,8 +113,9 @@ type input struct {
 
 // appendInputs encodes the inputs to come in the order they will come: the queue's, with each
 // timer taken from its slot (the queued event of a timer reset since may be early or stale),
-// then what each paused node holds, in order.
-func (s *Sim) appendInputs(b []byte) []byte {
+// then what each paused node holds, in order. It reports whether an input comes at this very
+// instant (a stale timer's event in the queue does not count: it is skipped).
+func (s *Sim) appendInputs(b []byte) ([]byte, bool) {
 	var in []input
 	s.q.each(func(k qkey) {
 		if e := s.q.event(k.idx); e.kind != evTimer {
@@ -148,7 +153,7 @@ func (s *Sim) appendInputs(b []byte) []byte {
 	for i := range in {
 		b = s.appendInput(b, &in[i])
 	}
-	return b
+	return b, len(in) > 0 && !in[0].held && in[0].at == s.now
 }
 
 func (s *Sim) appendInput(b []byte, in *input) []byte {

@@ -33,10 +33,13 @@ type nodeSide struct {
 	before  Status
 	replyTo chan struct{}
 
-	more []timerSlot       // its timers beyond inlineTimers, if the algorithm has more
-	held []int32           // slab indices of inputs that arrived while paused, in order
-	rng  *pcgRand          // made on first use
-	disk map[string]uint64 // the node's stable storage: a crash does not touch it
+	more []timerSlot // its timers beyond inlineTimers, if the algorithm has more
+	held []int32     // slab indices of inputs that arrived while paused, in order
+	rng  *pcgRand    // made on first use
+	// pinned are the points its next draws take (Config.Draws); shared with copies, never
+	// written, only resliced
+	pinned []DrawPoint
+	disk   map[string]uint64 // the node's stable storage: a crash does not touch it
 }
 
 // inlineTimers is how many timers a node keeps in its record, next to the rest of it: every

@@ -145,6 +145,7 @@ func New(cfg Config) (*Sim, error) {
 		s.handback = make(chan struct{})
 		s.holder = s.handback
 	}
+	s.pinDraws()
 	return s, nil
 }
 

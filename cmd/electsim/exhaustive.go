@@ -23,6 +23,7 @@ import (
 type exhaustiveFlags struct {
 	on                                        bool
 	delays, budget, depth, maxStates, workers string
+	draws, maxTerm, maxStored                 string
 }
 
 func (f *exhaustiveFlags) register(fs *pflag.FlagSet) {
@@ -31,11 +32,14 @@ func (f *exhaustiveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.budget, "budget", "", "with --exhaustive: the most fault actions a schedule takes (default 1; 0 with --faults none)")
 	fs.StringVar(&f.depth, "depth", "", fmt.Sprintf("with --exhaustive: the most steps (events) a schedule has (default %d)", explore.DefaultDepth))
 	fs.StringVar(&f.maxStates, "max-states", "", fmt.Sprintf("with --exhaustive: the most distinct states kept, the memory bound: 10,000,000 peak at about 1.6 GB (default %d)", explore.DefaultMaxStates))
+	fs.StringVar(&f.draws, "draws", "", "with --exhaustive: the nodes' random draws: ends (each draw a choice of its range's two ends, the default), ends,middle, or seed (--seed's draws)")
+	fs.StringVar(&f.maxTerm, "max-term", "", fmt.Sprintf("with --exhaustive: explore no state past term T (default %d for algorithms with terms; 0: no bound)", explore.DefaultMaxTerm))
+	fs.StringVar(&f.maxStored, "max-stored", "", "with --exhaustive: explore no state in which a node keeps a number above N on stable storage (the lease's request numbers; default 0: no bound)")
 	fs.StringVar(&f.workers, "workers", "", "with --exhaustive: how many goroutines explore (default: every core); the result is the same")
 }
 
 // exhaustiveOnly are the flags that mean something only with --exhaustive.
-var exhaustiveOnly = []string{"delays", "budget", "depth", "max-states", "workers"}
+var exhaustiveOnly = []string{"delays", "budget", "depth", "max-states", "workers", "draws", "max-term", "max-stored"}
 
 // exhaustiveCommand is electsim check --exhaustive.
 func exhaustiveCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustiveFlags, stdout, stderr io.Writer, getenv env) error {
@@ -110,7 +114,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		opts.Property = cf.property
 	}
 	if !fs.Changed("faults") {
-		return nil, usagef("--faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause; or none)")
+		return nil, usagef("--faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)")
 	}
 	if opts.Faults, err = check.ParseFaults(cf.faults); err != nil {
 		return nil, usagef("--faults %s: %v", cf.faults, err)
@@ -129,6 +133,8 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		{"depth", ef.depth, 1, 10_000, func(v int64) { opts.Depth = int(v) }},
 		{"max-states", ef.maxStates, 1, 1 << 31, func(v int64) { opts.MaxStates = v }},
 		{"workers", ef.workers, 1, 1024, func(v int64) { opts.Workers = int(v) }},
+		{"max-term", ef.maxTerm, 0, 1 << 31, func(v int64) { opts.MaxTerm = uint64(v); opts.TermBound = true }},
+		{"max-stored", ef.maxStored, 0, 1 << 31, func(v int64) { opts.MaxStored = uint64(v) }},
 	}
 	for _, f := range ints {
 		if !fs.Changed(f.name) {
@@ -147,6 +153,11 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 				return nil, usagef("--delays %s: %v; give durations separated by commas, e.g. --delays 5ms,15ms", ef.delays, err)
 			}
 			opts.Delays = append(opts.Delays, d)
+		}
+	}
+	if fs.Changed("draws") {
+		if opts.Draws, err = explore.ParseDraws(ef.draws); err != nil {
+			return nil, usagef("--draws %s: %v", ef.draws, err)
 		}
 	}
 	x, err := explore.New(opts)
@@ -170,7 +181,7 @@ func exhaustiveReproduce(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *ex
 	if x.Property() != sim.AtMostOneLeader {
 		parts = append(parts, "--property "+x.Property())
 	}
-	for _, flag := range []struct{ name, value string }{{"delays", ef.delays}, {"depth", ef.depth}, {"max-states", ef.maxStates}} {
+	for _, flag := range []struct{ name, value string }{{"delays", ef.delays}, {"depth", ef.depth}, {"max-states", ef.maxStates}, {"draws", ef.draws}, {"max-term", ef.maxTerm}, {"max-stored", ef.maxStored}} {
 		if fs.Changed(flag.name) {
 			parts = append(parts, "--"+flag.name+" "+flag.value)
 		}

@@ -19,7 +19,7 @@ func TestExhaustiveBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"check", "--exhaustive", "--faults", "loss"}, "electsim check: loss is not explored exhaustively: choose among crash, recover, partition, delay, pause (the random checker draws losses)"},
+		{[]string{"check", "--exhaustive", "--faults", "drift"}, "electsim check: drift is not explored exhaustively: choose among crash, recover, partition, delay, pause, loss (the random checker draws clock rates)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--nodes", "6"}, "electsim check: 6 nodes: exhaustive exploration takes at most 5 (the schedules of more are too many to try)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--budget", "-1"}, "electsim check: --budget -1: expected a whole number from 0 to 100"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--depth", "0"}, "electsim check: --depth 0: expected a whole number from 1 to 10000"},
@@ -28,7 +28,9 @@ func TestExhaustiveBadInput(t *testing.T) {
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--delays", "5ms,5ms"}, "electsim check: the delay 5ms is given twice"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--property", "agreement"}, "electsim check: agreement is judged at the end of a run, and an exploration has no end: choose a property a run breaks at an instant (at-most-one-leader)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--runs", "10"}, "electsim check: --runs: --exhaustive tries every schedule up to --depth steps, on the inline engine: leave out --runs"},
-		{[]string{"check", "--exhaustive"}, "electsim check: --faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause; or none)"},
+		{[]string{"check", "--exhaustive"}, "electsim check: --faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--draws", "some"}, `electsim check: --draws some: unknown draws "some" (choose ends, ends,middle or seed)`},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-term", "-2"}, "electsim check: --max-term -2: expected a whole number from 0 to 2147483648"},
 		{[]string{"check", "--faults", "crash", "--depth", "10"}, "electsim check: --depth bounds an exhaustive exploration: add --exhaustive, or leave out --depth"},
 	}
 	for _, tt := range tests {
@@ -64,6 +66,21 @@ func TestExhaustiveHoldsGolden(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	goldenfile.Check(t, "check-exhaustive-bully-crash.golden", withoutWallClock(out))
+}
+
+// Raft, 3 nodes, crash and recover with a budget of 2: one-leader-per-term exhausts the space
+// within terms ≤ 4 (the default bound), each draw of a timeout at an end of its range, every
+// message 10ms; the summary says so and counts the states.
+func TestExhaustiveRaftExhausts(t *testing.T) {
+	if raceOn {
+		t.Skip("a quarter of a million states: too slow under the race detector")
+	}
+	code, out, errOut := call("check", "--exhaustive", "--algo", "raft", "--nodes", "3", "--faults", "crash,recover", "--budget", "2",
+		"--property", "one-leader-per-term", "--delays", "10ms", "--depth", "300")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	goldenfile.Check(t, "check-exhaustive-raft-exhausts.golden", withoutWallClock(out))
 }
 
 // --out writes the shortest counterexample as a scenario, and electsim run replays it to the

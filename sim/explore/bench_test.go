@@ -41,7 +41,7 @@ func BenchmarkCloneBytes(b *testing.B) {
 	x := newExplorer(b, Options{Base: base(b, "raft", 3), Faults: check.Crash | check.Recover, Budget: 2})
 	s := x.root()
 	for range 30 {
-		s.StepChoosing(nil)
+		s.StepChoosing(0)
 	}
 	var before, after runtime.MemStats
 	runtime.GC()

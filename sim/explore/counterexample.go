@@ -21,6 +21,8 @@ type Counterexample struct {
 	Steps     int           // the schedule's steps (events), the faults' included
 	Faults    []sim.Action  // the faults applied, in order, with their times
 	Delays    []sim.LinkDelay
+	Draws     []sim.NodeDraws // the nodes' draws, by node in ascending order; nil with DrawsSeed
+	Losses    []sim.LinkDelay // the links that lost their messages of an instant (At, Link)
 	// Config is the schedule as a run: the delays chosen as `delay` actions on the links (each
 	// before anything else at its instant), the faults, and a say and a break where the
 	// property breaks. It replays the schedule exactly.
@@ -33,26 +35,49 @@ type Counterexample struct {
 func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 	s := x.root()
 	cx := Counterexample{Property: x.property}
-	var scratch []uint8
 	for _, t := range path(tree, i) {
 		if a := x.begin(s, t>>faultShift); t>>faultShift != 0 {
 			cx.Faults = append(cx.Faults, a)
 		}
-		if _, ok := s.StepChoosing(x.digits(t&vecMask, scratch)); !ok {
+		x.allow(s, len(cx.Faults))
+		if _, ok := s.StepChoosing(t & vecMask); !ok {
 			panic("explore: the counterexample's schedule does not replay")
 		}
-		cx.Delays = append(cx.Delays, s.Chosen()...)
+		for _, c := range s.Choices() {
+			switch {
+			case c.Draw:
+				cx.Draws = addDraw(cx.Draws, c.Node, c.Point)
+			case c.Loss:
+				if c.Option == 1 {
+					cx.Losses = append(cx.Losses, c.Delay)
+				}
+			default:
+				cx.Delays = append(cx.Delays, c.Delay)
+			}
+		}
 		cx.Steps++
 	}
 	v, ok := s.Broken(x.property)
 	if !ok {
 		panic("explore: the counterexample's schedule does not break " + x.property)
 	}
-	cx.Config = x.config(cx.Delays, cx.Faults, nil, v.From)
+	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, nil, v.From)
+	cx.Config.Draws = cx.Draws
 	cx.Narration = sim.Action{At: v.From, Op: sim.Say, Text: x.explain(v, &cx)}
-	cx.Config = x.config(cx.Delays, cx.Faults, []sim.Action{cx.Narration, {At: v.From, Op: sim.Break}}, v.From)
+	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, []sim.Action{cx.Narration, {At: v.From, Op: sim.Break}}, v.From)
+	cx.Config.Draws = cx.Draws
 	cx.Violation = v
 	return cx
+}
+
+// addDraw appends point p to node id's draws, keeping the nodes in ascending order.
+func addDraw(draws []sim.NodeDraws, id algo.ID, p sim.DrawPoint) []sim.NodeDraws {
+	i, found := slices.BinarySearchFunc(draws, id, func(d sim.NodeDraws, id algo.ID) int { return int(d.Node - id) })
+	if !found {
+		draws = slices.Insert(draws, i, sim.NodeDraws{Node: id})
+	}
+	draws[i].Points = append(draws[i].Points, p)
+	return draws
 }
 
 // config is the run of a schedule: every link's delay the first of the delays, and at each
@@ -61,7 +86,7 @@ func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 // faults, the narration. (At an instant the explorer applies a fault first, and a link then
 // chooses on its first message, so this order replays the schedule.) It runs a little past
 // the violation at at.
-func (x *Explorer) config(delays []sim.LinkDelay, faults, narration []sim.Action, at time.Duration) sim.Config {
+func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []sim.Action, at time.Duration) sim.Config {
 	cfg := x.base
 	// Every link starts with the first delay: only the other choices need an action. (The FIFO
 	// order is the same: with one delay on every link no message overtakes another.)
@@ -87,6 +112,13 @@ func (x *Explorer) config(delays []sim.LinkDelay, faults, narration []sim.Action
 	}
 	for _, a := range narration {
 		all = append(all, ranked{a, 4})
+	}
+	// A link loses its messages of an instant as a drop of 100% at the instant, set back 1µs
+	// later, before anything else then. Each counts as a fault.
+	for _, l := range losses {
+		link := l.Link
+		all = append(all, ranked{sim.Action{At: l.At, Op: sim.SetDrop, Link: &link, Drop: 100}, 0},
+			ranked{sim.Action{At: l.At + faultDelta, Op: sim.SetDrop, Link: &link, Drop: x.base.Network.Drop * 100}, 0})
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
 		switch {
@@ -138,11 +170,12 @@ func (x *Explorer) explain(v sim.Violation, cx *Counterexample) string {
 		what = fmt.Sprintf("At %s %s: %s is broken.", at, v.Detail, x.property)
 	}
 	return fmt.Sprintf("%s electsim check --exhaustive tried every schedule of fewer steps and none breaks it: this one takes %s and %s.",
-		what, human.Plural(cx.Steps, "step"), human.Plural(len(cx.Faults), "fault"))
+		what, human.Plural(cx.Steps, "step"), human.Plural(cx.FaultCount(), "fault"))
 }
 
-// FaultCount is how many fault actions the counterexample takes.
-func (cx *Counterexample) FaultCount() int { return len(cx.Faults) }
+// FaultCount is how many faults the counterexample takes: fault actions and links that lost
+// their messages of an instant.
+func (cx *Counterexample) FaultCount() int { return len(cx.Faults) + len(cx.Losses) }
 
 // Scenario returns the counterexample as a scenario named name, titled with the command that
 // found it, with the expectation that pins the violation. It first checks the scenario,

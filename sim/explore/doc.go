@@ -9,7 +9,11 @@
 // that carries a message takes one of the delays asked for (the first message on a link at an
 // instant chooses; the link keeps that delay for the rest of the instant). A delay fault sets
 // one link's delay to a spike beyond the algorithm's timeouts until another fault sets it back
-// to normal; meanwhile the link chooses nothing. Every state
+// to normal; meanwhile the link chooses nothing. With loss among the faults, a link may also
+// lose its messages of the instant, which counts against the budget. Each random draw a node
+// makes (algo.Draw) takes the low or the high end of its range (Options.Draws), so the nodes'
+// random sources leave the state; terms and the numbers on stable storage may be bounded
+// (Options.MaxTerm, Options.MaxStored), a state past them judged but not expanded. Every state
 // reached is fingerprinted (sim.Sim.AppendState and the faults left, hashed to 128 bits) and
 // explored once; the first violation found in breadth-first order has the fewest steps of all.
 //

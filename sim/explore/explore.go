@@ -22,8 +22,8 @@ type Options struct {
 	// Property is the safety property judged: at-most-one-leader, one-leader-per-term, or one
 	// of the algorithm's own monitors. "" is at-most-one-leader.
 	Property string
-	// Faults are the classes a schedule may inject: crash, recover, partition, delay, pause
-	// (not loss).
+	// Faults are the classes a schedule may inject: crash, recover, partition, delay, pause,
+	// loss (a link loses its messages of an instant; not drift).
 	Faults check.Faults
 	// Delays are the delays a message may take; nil means the two bounds of the base network's
 	// delay (one when it is fixed).
@@ -38,9 +38,53 @@ type Options struct {
 	Depth int
 	// MaxStates bounds the distinct states kept; 0 means DefaultMaxStates.
 	MaxStates int64
+	// Draws is how the nodes' random draws (algo.Draw) are taken: DrawsSeed, the node's source
+	// seeded by Base.Seed, as in any run; DrawsEnds, a choice of the two ends of the range;
+	// DrawsMiddle, of its ends and its middle. 0 is DrawsEnds.
+	Draws Draws
+	// MaxTerm, if positive, bounds the terms explored: a state in which some node has
+	// reported a term above it is judged, and not expanded. 0: no bound. Unless TermBound is
+	// set, an algorithm with terms takes DefaultMaxTerm.
+	MaxTerm   uint64
+	TermBound bool
+	// MaxStored, if positive, bounds the numbers nodes keep on stable storage (Env.Store: Raft's
+	// term and vote, the lease's request number, the resource's highest token): a state in
+	// which one is above it is judged, and not expanded. 0: no bound.
+	MaxStored uint64
 	// Workers is how many goroutines expand states; 0 is GOMAXPROCS. The result does not
 	// depend on it.
 	Workers int
+}
+
+// Draws says how an exploration takes the nodes' random draws.
+type Draws uint8
+
+// The ways to take draws.
+const (
+	DrawsEnds   Draws = iota + 1 // each draw a choice of the two ends of its range
+	DrawsMiddle                  // each draw a choice of its ends and its middle
+	DrawsSeed                    // each draw the node's seeded source's, as in a run
+)
+
+// String returns "ends", "ends,middle" or "seed": how --draws names it.
+func (d Draws) String() string {
+	switch d {
+	case DrawsMiddle:
+		return "ends,middle"
+	case DrawsSeed:
+		return "seed"
+	}
+	return "ends"
+}
+
+// ParseDraws reads how --draws names a way to take draws.
+func ParseDraws(s string) (Draws, error) {
+	for d := DrawsEnds; d <= DrawsSeed; d++ {
+		if s == d.String() {
+			return d, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown draws %q (choose ends, ends,middle or seed)", s)
 }
 
 // The defaults and limits of an exploration.
@@ -48,6 +92,9 @@ const (
 	MaxNodes         = 5
 	DefaultDepth     = 30
 	DefaultMaxStates = 10_000_000
+	// DefaultMaxTerm bounds the terms of an algorithm with terms unless told: terms enough for
+	// an election, a split vote, and the elections after two faults.
+	DefaultMaxTerm = 4
 	// faultDelta is how long after the event it follows a fault happens: the explorer applies
 	// faults between instants, and a fault one microsecond after the last input of an instant
 	// replays as a scenario's `at` line exactly (scenario actions come first at their instant).
@@ -66,6 +113,9 @@ type Explorer struct {
 	budget    int
 	depth     int
 	maxStates int64
+	draws     Draws
+	maxTerm   uint64
+	maxStored uint64
 	workers   int
 }
 
@@ -97,7 +147,16 @@ func New(opts Options) (*Explorer, error) {
 		return nil, fmt.Errorf("%d nodes: exhaustive exploration takes at most %d (the schedules of more are too many to try)", n, MaxNodes)
 	}
 	x := &Explorer{info: base.Algorithm, property: opts.Property, classes: opts.Faults, budget: opts.Budget,
-		depth: opts.Depth, maxStates: opts.MaxStates, workers: opts.Workers}
+		depth: opts.Depth, maxStates: opts.MaxStates, draws: opts.Draws, maxTerm: opts.MaxTerm, maxStored: opts.MaxStored, workers: opts.Workers}
+	if x.draws == 0 {
+		x.draws = DrawsEnds
+	}
+	if !opts.TermBound && x.info.Terms {
+		x.maxTerm = DefaultMaxTerm
+	}
+	if len(base.Draws) > 0 {
+		return nil, fmt.Errorf("the run pins draws (a draws line): an exploration chooses them itself (--draws seed takes the seed's)")
+	}
 	if x.property == "" {
 		x.property = SafetyProperties(x.info)[0]
 	}
@@ -108,8 +167,8 @@ func New(opts Options) (*Explorer, error) {
 		return nil, fmt.Errorf("%s is judged at the end of a run, and an exploration has no end: choose a property a run breaks at an instant (%s)",
 			x.property, strings.Join(SafetyProperties(x.info), ", "))
 	}
-	if opts.Faults.Has(check.Loss) {
-		return nil, fmt.Errorf("loss is not explored exhaustively: choose among crash, recover, partition, delay, pause (the random checker draws losses)")
+	if opts.Faults.Has(check.Drift) {
+		return nil, fmt.Errorf("drift is not explored exhaustively: choose among crash, recover, partition, delay, pause, loss (the random checker draws clock rates)")
 	}
 	if x.budget < 0 {
 		return nil, fmt.Errorf("a budget of %d faults: expected 0 or more", x.budget)
@@ -264,7 +323,7 @@ func (x *Explorer) Property() string { return x.property }
 // Bounds returns what the exploration is bounded by, for its summary.
 func (x *Explorer) Bounds() Bounds {
 	b := Bounds{Delays: slices.Clone(x.delays), Budget: x.budget, Depth: x.depth, MaxStates: x.maxStates,
-		Faults: x.classes, Seed: x.base.Seed}
+		Faults: x.classes, Seed: x.base.Seed, Draws: x.draws, MaxTerm: x.maxTerm, MaxStored: x.maxStored}
 	b.Spike = x.spike
 	return b
 }
@@ -275,8 +334,13 @@ func (x *Explorer) Base() sim.Config { return x.base }
 // Bounds are what an exploration's verdict covers: every schedule of at most Depth steps,
 // each message's delay one of Delays, at most Budget fault actions of the classes Faults (a
 // delay fault sets a link's delay to Spike until another sets it back), the nodes' random
-// draws those of Seed; and the states it may keep.
+// draws those of Seed or chosen among the points of their ranges (Draws), the terms at most
+// MaxTerm and the numbers on stable storage at most MaxStored (0: any); and the states it may
+// keep.
 type Bounds struct {
+	Draws     Draws
+	MaxTerm   uint64
+	MaxStored uint64
 	Delays    []time.Duration
 	Spike     time.Duration // 0: no delay faults
 	Budget    int
@@ -295,12 +359,21 @@ func (x *Explorer) root() *sim.Sim {
 	if err := s.ChooseDelays(x.delays); err != nil {
 		panic(err.Error())
 	}
+	if x.draws != DrawsSeed {
+		points := 2
+		if x.draws == DrawsMiddle {
+			points = 3
+		}
+		if err := s.ChooseDraws(points); err != nil {
+			panic(err.Error())
+		}
+	}
 	return s
 }
 
 // A transition is encoded in 32 bits: the fault applied before the step in the top 8 (0 for
-// none; else its index in x.faults plus one, and lateBit when it falls late), the delay choices
-// of the step as a number in base len(x.delays), first choice least significant, in the low 24.
+// none; else its index in x.faults plus one, and lateBit when it falls late), the step's choices
+// as a code (sim.StepChoosing) in the low 24.
 const (
 	faultShift = 24
 	vecMask    = 1<<faultShift - 1
@@ -316,7 +389,7 @@ func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 		return sim.Action{}
 	}
 	a := x.faults[f&^lateBit-1]
-	next, ok := s.NextAt()
+	next, ok := s.NextInput()
 	switch {
 	case f&lateBit != 0:
 		a.At = next - faultDelta
@@ -337,19 +410,8 @@ func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 // lateToo reports whether a fault may also fall late between now and the next event of s: the
 // stretch is longer than twice faultDelta.
 func lateToo(s *sim.Sim) bool {
-	next, ok := s.NextAt()
+	next, ok := s.NextInput()
 	return ok && next-s.Now() > 2*faultDelta
-}
-
-// digits decodes a delay vector.
-func (x *Explorer) digits(v uint32, into []uint8) []uint8 {
-	into = into[:0]
-	m := uint32(len(x.delays))
-	for v > 0 {
-		into = append(into, uint8(v%m))
-		v /= m
-	}
-	return into
 }
 
 // cost is the faults transition t takes.
@@ -360,9 +422,19 @@ func cost(t uint32) int {
 	return 0
 }
 
-// apply takes transition t on s, reporting false if the run has no step to take.
-func (x *Explorer) apply(s *sim.Sim, t uint32, scratch []uint8) bool {
+// apply takes transition t on s, which has taken faults fault actions before it, reporting
+// false if the run has no step to take.
+func (x *Explorer) apply(s *sim.Sim, t uint32, faults int) bool {
 	x.begin(s, t>>faultShift)
-	_, ok := s.StepChoosing(x.digits(t&vecMask, scratch))
+	x.allow(s, faults+cost(t))
+	_, ok := s.StepChoosing(t & vecMask)
 	return ok
+}
+
+// allow lets s's next step lose what the budget has left, with loss among the classes: s has
+// taken faults fault actions, and lost the messages of s.Losses() links.
+func (x *Explorer) allow(s *sim.Sim, faults int) {
+	if x.classes.Has(check.Loss) {
+		s.AllowLosses(x.budget - faults - s.Losses())
+	}
 }

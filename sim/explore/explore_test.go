@@ -182,3 +182,77 @@ func TestLeaseRestartBug(t *testing.T) {
 	t.Logf("fixed: %d distinct states to depth %d; before the fix: %s after %d steps (%v)", fixed.Distinct, fixed.Covered,
 		cx.Violation, cx.Steps, cx.Faults)
 }
+
+// Raft on 3 nodes, crash and recover with a budget of 2, each draw of an election timeout the
+// low or the high end of its range, terms at most 4, every message 10ms: one-leader-per-term
+// holds in every schedule, and the space is exhausted. The counts are pinned: a change to the
+// engine, the fingerprint or the explorer that changes them must say why.
+func TestRaftExhausts(t *testing.T) {
+	if lighter {
+		t.Skip("a quarter of a million states: too slow under the race detector")
+	}
+	res := newExplorer(t, Options{Base: base(t, "raft", 3), Faults: check.Crash | check.Recover, Budget: 2, Depth: 300,
+		Property: sim.OneLeaderPerTerm, Delays: []time.Duration{10 * time.Millisecond}}).Run(nil)
+	if res.Counterexample != nil {
+		t.Fatalf("one-leader-per-term broken: %s", res.Counterexample.Violation)
+	}
+	if !res.Exhausted || res.Bound != "" || res.Cut == 0 {
+		t.Fatalf("not exhausted within terms ≤ 4: %+v", res)
+	}
+	if res.Generated != 278_509 || res.Distinct != 172_711 {
+		t.Errorf("%d states generated, %d distinct; want 278,509 and 172,711", res.Generated, res.Distinct)
+	}
+	t.Logf("%d generated, %d distinct, %d past term 4, %d steps deep", res.Generated, res.Distinct, res.Cut, res.Depth)
+}
+
+// A Raft whose followers vote twice in a term: the explorer finds two leaders of one term in
+// the shortest schedule, with the draws it chose, and the scenario written of it replays it
+// (Scenario runs it and checks); the real Raft holds in the same bounds (TestRaftExhausts).
+func TestRaftVotesTwice(t *testing.T) {
+	info := raftVotesTwice()
+	defer algo.Register(info)()
+	opts := Options{Base: base(t, "raft", 3), Faults: check.Crash | check.Recover, Budget: 2, Depth: 300,
+		Property: sim.OneLeaderPerTerm, Delays: []time.Duration{10 * time.Millisecond}}
+	opts.Base.Algorithm = info
+	res := newExplorer(t, opts).Run(nil)
+	cx := res.Counterexample
+	if cx == nil {
+		t.Fatalf("voting twice, one-leader-per-term holds: %+v", res)
+	}
+	if cx.Violation.Property != sim.OneLeaderPerTerm || len(cx.Draws) == 0 {
+		t.Fatalf("found %s with faults %v and draws %v", cx.Violation, cx.Faults, cx.Draws)
+	}
+	if res.Depth != cx.Steps || cx.Steps != 12 {
+		t.Errorf("depth %d for a counterexample of %d steps; want 12", res.Depth, cx.Steps)
+	}
+	sc, err := cx.Scenario("twice", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(sc.Draws, cx.Draws, func(a, b sim.NodeDraws) bool { return a.Node == b.Node && slices.Equal(a.Points, b.Points) }) {
+		t.Errorf("the scenario's draws %v, the schedule's %v", sc.Draws, cx.Draws)
+	}
+	t.Logf("%s after %d steps, faults %v, draws %v", cx.Violation, cx.Steps, cx.Faults, cx.Draws)
+}
+
+// Loss as a choice: Bully on 3 nodes, one link allowed to lose its messages of an instant,
+// splits in the shortest schedule — a lost message its only fault — which replays as a drop
+// of 100% for that instant; with no loss allowed the same space is safe.
+func TestBullyLossSplitBrain(t *testing.T) {
+	res := newExplorer(t, Options{Base: base(t, "bully", 3), Faults: check.Loss, Budget: 1, Depth: 40}).Run(nil)
+	cx := res.Counterexample
+	if cx == nil {
+		t.Fatalf("no split brain found: %+v", res)
+	}
+	if cx.Violation.Property != sim.AtMostOneLeader || len(cx.Faults) != 0 || len(cx.Losses) != 1 || cx.FaultCount() != 1 {
+		t.Fatalf("found %s with faults %v and losses %v", cx.Violation, cx.Faults, cx.Losses)
+	}
+	if _, err := cx.Scenario("lost", "test"); err != nil {
+		t.Fatal(err)
+	}
+	safe := newExplorer(t, Options{Base: base(t, "bully", 3), Faults: check.Loss, Budget: 0, Depth: 40}).Run(nil)
+	if safe.Counterexample != nil || !safe.Exhausted {
+		t.Fatalf("no loss allowed: %+v", safe)
+	}
+	t.Logf("%s after %d steps, lost %v; %d distinct states", cx.Violation, cx.Steps, cx.Losses, res.Distinct)
+}

@@ -25,6 +25,7 @@ func TestEqualFingerprintsActAlike(t *testing.T) {
 		{Options{Base: base(t, "raft", 3), Faults: check.Crash | check.Recover, Budget: 2, Property: sim.OneLeaderPerTerm}, 9},
 		{Options{Base: lease, Faults: check.Crash | check.Recover, Budget: 2}, 12},
 		{Options{Base: base(t, "ring", 3), Faults: check.Crash | check.Recover | check.Partition, Budget: 2}, 8},
+		{Options{Base: base(t, "bully", 3), Faults: check.Loss | check.Crash, Budget: 2}, 8},
 	}
 	for _, c := range cases {
 		if lighter {
@@ -73,7 +74,7 @@ func replay(x *Explorer, p []uint32) (*sim.Sim, int) {
 	s := x.root()
 	used := 0
 	for _, t := range p {
-		x.apply(s, t, nil)
+		x.apply(s, t, used)
 		used += cost(t)
 	}
 	return s, used

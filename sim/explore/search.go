@@ -31,6 +31,10 @@ type Result struct {
 	// Exhausted: every schedule within the bounds was tried — no state was left with a step
 	// to take but the depth or the states bound.
 	Exhausted bool
+	// Cut counts the distinct states beyond the term or the storage bound (Options.MaxTerm,
+	// Options.MaxStored), not expanded: when it is not 0 an exhausted space is exhausted
+	// within those bounds.
+	Cut int64
 	// Bound is the bound that stopped the exploration, if one did.
 	Bound Bound
 	// Counterexample is the shortest schedule that breaks the property, if one does.
@@ -54,6 +58,7 @@ type child struct {
 	fp  fingerprint
 	t   uint32
 	bad bool
+	cut bool // beyond the term bound: not expanded
 }
 
 // batchSize is how many states the workers expand before their children are taken in order.
@@ -94,6 +99,10 @@ func (x *Explorer) Run(progress func(Progress)) Result {
 						continue
 					}
 					res.Distinct++
+					if c.cut && !c.bad {
+						res.Cut++
+						continue // counted, not expanded
+					}
 					tree = append(tree, link{uint32(p), c.t})
 					if c.bad {
 						res.Depth = depth + 1
@@ -165,11 +174,11 @@ func path(tree []link, i int) []uint32 {
 
 // worker is one goroutine's scratch space.
 type worker struct {
-	x       *Explorer
-	buf     []byte
-	scratch []uint8
-	path    []uint32 // the path of the state being expanded, last transition first
-	faults  []uint32 // the faults that apply to it
+	x      *Explorer
+	buf    []byte
+	path   []uint32 // the path of the state being expanded, last transition first
+	faults []uint32 // the faults that apply to it
+	made   []sim.Choice
 }
 
 // expand rebuilds state tree[p] by replaying its path from the start and appends its
@@ -190,10 +199,12 @@ func (w *worker) expand(tree []link, p int, out []child) []child {
 func (w *worker) rebuild() *sim.Sim {
 	x := w.x
 	s := x.root()
+	faults := 0
 	for i := len(w.path) - 1; i >= 0; i-- {
-		if !x.apply(s, w.path[i], w.scratch) {
+		if !x.apply(s, w.path[i], faults) {
 			panic("a step of the path does not happen on replay")
 		}
+		faults += cost(w.path[i])
 	}
 	return s
 }
@@ -206,8 +217,8 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 		return out
 	}
 	w.faults = w.faults[:0]
-	if used < x.budget && len(x.faults) > 0 {
-		if next, ok := s.NextAt(); !ok || next > s.Now() { // the instant's inputs come first
+	if used+s.Losses() < x.budget && len(x.faults) > 0 {
+		if next, ok := s.NextInput(); !ok || next > s.Now() { // the instant's inputs come first
 			late := lateToo(s)
 			for i := range x.faults {
 				if x.applies(s, &x.faults[i]) {
@@ -226,13 +237,10 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 	return out
 }
 
-// maxVectors bounds the delay choices of one step.
-const maxVectors = 1 << faultShift
-
 // transition appends the states that fault f (0: none), then one step, lead to from s: one
-// for each way of choosing the delays of the links the step sends on. With last, s is not
-// needed afterwards: it is stepped itself for the first of them, and rebuilt (w.rebuild) only
-// when the step has delays to choose.
+// for each way of making the choices the step makes (the delays of the links it sends on, the
+// nodes' draws), in the order sim.NextCode gives. With last, s is not needed afterwards: it is
+// stepped itself for the last of them, and rebuilt (w.rebuild) when the step has choices.
 func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bool) []child {
 	x := w.x
 	first := s
@@ -240,37 +248,59 @@ func (w *worker) transition(s *sim.Sim, used int, f uint32, out []child, last bo
 		first = s.Clone()
 	}
 	x.begin(first, f)
-	if _, ok := first.StepChoosing(nil); !ok {
+	x.allow(first, used)
+	if _, ok := first.StepChoosing(0); !ok {
 		return out
 	}
-	k := len(first.Chosen())
-	m := len(x.delays)
-	total := 1
-	for range k {
-		total *= m
-		if total > maxVectors {
-			panic(fmt.Sprintf("one step chose %d delays among %d: more ways than the explorer counts", k, m))
-		}
+	out = append(out, x.child(first, used, f, 0, &w.buf))
+	code, more := sim.NextCode(first.Choices())
+	if !more {
+		return out
 	}
-	if last && total > 1 {
+	if last {
 		s = w.rebuild()
 	}
-	for v := range total {
-		vec := x.digits(uint32(v), w.scratch)
-		w.scratch = vec
-		c := first
-		if v > 0 {
-			c = s
-			if v < total-1 || !last {
-				c = s.Clone()
-			}
-			x.begin(c, f)
-			c.StepChoosing(vec)
+	for more {
+		// The step after this one, if its choices are as this one's were: with none, this is
+		// the last, and s itself can be stepped.
+		w.made = append(w.made[:0], first.Choices()...)
+		final := last && !hasNext(w.made, code)
+		c := s
+		if !final {
+			c = s.Clone()
 		}
-		_, bad := c.Broken(x.property)
-		out = append(out, child{fp: x.fingerprint(c, used, &w.buf), t: f<<faultShift | uint32(v), bad: bad})
+		x.begin(c, f)
+		x.allow(c, used)
+		c.StepChoosing(code)
+		out = append(out, x.child(c, used, f, code, &w.buf))
+		first = c
+		next, ok := sim.NextCode(c.Choices())
+		if ok && c == s {
+			s = w.rebuild() // what this step chose changed what the next would
+		}
+		code, more = next, ok
 	}
 	return out
+}
+
+// hasNext reports whether, were the choices of code's step those of prev with code's options,
+// a step would come after it.
+func hasNext(prev []sim.Choice, code uint32) bool {
+	for i := range prev {
+		a := uint32(prev[i].Arity)
+		prev[i].Option = int(code % a)
+		code /= a
+	}
+	_, ok := sim.NextCode(prev)
+	return ok
+}
+
+// child is the state c reached by fault f and the step of choice code, which has used faults
+// of the budget.
+func (x *Explorer) child(c *sim.Sim, used int, f, code uint32, buf *[]byte) child {
+	_, bad := c.Broken(x.property)
+	cut := x.maxTerm > 0 && c.MaxTerm() > x.maxTerm || x.maxStored > 0 && c.MaxStored() > x.maxStored
+	return child{fp: x.fingerprint(c, used, buf), t: f<<faultShift | code, bad: bad, cut: cut}
 }
 
 // fingerprint is a state's hash: 128 bits of SHA-256 of its encoding.
@@ -279,7 +309,7 @@ type fingerprint [2]uint64
 // fingerprint hashes the state of s with the faults it has used.
 func (x *Explorer) fingerprint(s *sim.Sim, used int, buf *[]byte) fingerprint {
 	b := s.AppendState((*buf)[:0])
-	b = binary.AppendUvarint(b, uint64(x.budget-used))
+	b = binary.AppendUvarint(b, uint64(x.budget-used-s.Losses()))
 	*buf = b
 	sum := sha256.Sum256(b)
 	return fingerprint{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])}
