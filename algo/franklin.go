@@ -99,6 +99,9 @@ func (f *Franklin) Receive(env Env, m Message) {
 		f.onElected(env, m.Value)
 	case f.status == Leader:
 		// The election is over: nothing to pass on.
+		if env.Tracing() {
+			env.Note("ELECTION(%d) of phase %d: I am elected already, the election is over — nothing to pass on", m.Value, m.Phase)
+		}
 	case f.passive:
 		f.passOn(env, m)
 	default:

@@ -127,8 +127,11 @@ func (h *HS) onProbe(env Env, m Message) {
 	j, k, d := m.Value, m.Phase, m.Hop
 	switch {
 	case j == h.id:
-		if h.status == Leader {
-			return // my other probe, round the other way: I am elected already
+		if h.status == Leader { // my other probe, round the other way: I am elected already
+			if env.Tracing() {
+				env.Note("my PROBE(%d) of phase %d came round the other way too: I am elected already", j, k)
+			}
+			return
 		}
 		h.elected(env, fmt.Sprintf("my PROBE(%d) of phase %d came all the way round", j, k))
 	case j < h.id:

@@ -126,7 +126,7 @@ func TestCloneAndStateCoverEveryField(t *testing.T) {
 			typ = typ.Elem()
 		}
 		if _, ok := decided[typ]; !ok {
-			t.Errorf("%s's node %s: no decisions on its fields (add them to fieldDecisions in its test file)", a.Name, typ)
+			t.Errorf("%s's node %s: no decisions on its fields (add them to fieldDecisions in a test file of package algo, as docs/writing-an-algorithm.md, section 4, shows)", a.Name, typ)
 		}
 	}
 }

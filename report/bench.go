@@ -40,6 +40,9 @@ func benchTitle(name string) string {
 	case "raft":
 		return "Raft — from boot to the first agreed leader"
 	}
+	if a, err := algo.Lookup(name); err == nil && a.Summary != "" {
+		return name + " — " + a.Summary
+	}
 	return name
 }
 

@@ -18,12 +18,17 @@ func WriteScenarios(w io.Writer) error {
 	for _, n := range names {
 		width = max(width, len(n))
 	}
-	for _, n := range names {
+	list := make([]*scenarios.Scenario, len(names))
+	algoWidth := 0
+	for i, n := range names {
 		sc, err := scenarios.LoadBundled(n)
 		if err != nil {
 			return fmt.Errorf("the bundled scenario %s does not parse: %w", n, err)
 		}
-		fmt.Fprintf(w, "%-*s  %-9s  %s\n", width, n, sc.Algorithm, safetext.EscapeLines(sc.Title))
+		list[i], algoWidth = sc, max(algoWidth, len(sc.Algorithm))
+	}
+	for i, n := range names {
+		fmt.Fprintf(w, "%-*s  %-*s  %s\n", width, n, algoWidth, list[i].Algorithm, safetext.EscapeLines(list[i].Title))
 	}
 	return nil
 }

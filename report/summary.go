@@ -5,13 +5,15 @@ import (
 	"io"
 	"strings"
 
+	"electsim/algo"
 	"electsim/internal/human"
 	"electsim/sim"
 )
 
 // WriteSummary writes the summary of a finished run (the heading "Summary — ..." and a row a
-// topic: stopped early, leader, nodes, messages by kind, elections, timing, recoveries,
-// properties, violations), as electsim run prints it after the timeline.
+// topic: stopped early, leader, unfinished (an election still in flight at the end), nodes,
+// messages by kind, elections, timing, recoveries, properties, violations), as electsim run
+// prints it after the timeline.
 func WriteSummary(w io.Writer, p Palette, sum sim.Summary) {
 	fmt.Fprintln(w, p.Heading(fmt.Sprintf("Summary — %s, %s, %s of virtual time, %s",
 		sum.Algorithm, human.Plural(len(sum.IDs), "node"), human.Duration(sum.End), human.Plural(sum.Steps, "step"))))
@@ -28,6 +30,11 @@ func WriteSummary(w io.Writer, p Palette, sum sim.Summary) {
 		row("leader", p.Red("none")+" — every node is crashed")
 	default:
 		row("leader", p.Red("none agreed")+" — the live nodes do not all name one live leader")
+	}
+	if n := electionInFlight(sum); v.Leader == 0 && !v.AllCrashed && v.Halted == "" && n > 0 {
+		row("unfinished", fmt.Sprintf("the run ended at %s with %s of the election still in flight: give it more "+
+			"virtual time (--run 1m, or `run 1m` in a scenario)",
+			human.Duration(sum.End), human.Plural(int(n), "message")))
 	}
 	row("nodes", nodesLine(p, sum.Nodes))
 	writeMessages(row, p, sum)
@@ -61,6 +68,20 @@ func WriteSummary(w io.Writer, p Palette, sum sim.Summary) {
 		}
 		row(label, p.Red(vi.String()))
 	}
+}
+
+// electionInFlight counts the messages in flight at the end of a run, its routine ones
+// (heartbeats) aside: an election still under way.
+func electionInFlight(sum sim.Summary) int64 {
+	info, err := algo.Lookup(sum.Algorithm)
+	var n int64
+	for i, k := range sum.Kinds {
+		if err == nil && info.IsRoutine(k) {
+			continue
+		}
+		n += sum.Sent[i] - sum.Delivered[i] - sum.Dropped[i]
+	}
+	return n
 }
 
 // writeMessages writes the table of messages by kind: sent, delivered, dropped, in flight.

@@ -113,6 +113,8 @@ type Held struct {
 	Value   algo.ID `json:"value,omitempty"`   // the id a message carries
 	Term    uint64  `json:"term,omitempty"`    // a message's term
 	Flag    bool    `json:"flag,omitempty"`    // a message's flag
+	Phase   uint32  `json:"phase,omitempty"`   // a message's phase (the ring catalog's)
+	Hop     uint32  `json:"hop,omitempty"`     // a message's hop count (the ring catalog's)
 }
 
 // Packet is a message in flight, drawn on the line from From to To at Fraction of the way.
@@ -125,6 +127,10 @@ type Packet struct {
 	Label   string  `json:"label"`   // the kind with its value and term: "ELECTION(3) t2"
 	Routine bool    `json:"routine"` // a heartbeat: background traffic
 	Flag    bool    `json:"flag"`    // the message's flag: a vote granted, an answer yes (✓ in its label)
+	// Phase and Hop are the ring catalog's: the phase a message belongs to and the hops it has
+	// gone, 0 (and left out of the JSON) where the algorithm has none.
+	Phase uint32 `json:"phase,omitempty"`
+	Hop   uint32 `json:"hop,omitempty"`
 	// Fraction is how much of its flight has elapsed at the instant drawn, (At − Sent) /
 	// (Arrives − Sent), from 0 to 1.
 	Fraction float64       `json:"fraction"`
@@ -380,6 +386,7 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 		case "message":
 			ph.Label, ph.MsgKind, ph.From = h.Msg.Label(), h.Msg.Kind, h.Msg.From
 			ph.Value, ph.Term, ph.Flag = h.Msg.Value, h.Msg.Term, h.Msg.Flag
+			ph.Phase, ph.Hop = h.Msg.Phase, h.Msg.Hop
 		case "timer":
 			ph.Label = h.Timer
 		default:
@@ -421,7 +428,7 @@ func (s *Session) picturePackets(p *Picture, t time.Duration) {
 		}
 		k := [2]algo.ID{f.Msg.From, f.Msg.To}
 		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Value: f.Msg.Value, Term: f.Msg.Term, Label: f.Msg.Label(),
-			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
+			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Phase: f.Msg.Phase, Hop: f.Msg.Hop, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
 		// The newest on a line: the one sent last; among those sent together, the one due last
 		// (the later in the order due, as they come).
 		if j, ok := p.scratch.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {
@@ -486,11 +493,13 @@ func (s *Session) pictureBlocked(p *Picture) {
 
 // Message is the message a packet carries.
 func (pk *Packet) Message() algo.Message {
-	return algo.Message{Kind: pk.Kind, From: pk.From, To: pk.To, Value: pk.Value, Term: pk.Term, Flag: pk.Flag}
+	return algo.Message{Kind: pk.Kind, From: pk.From, To: pk.To, Value: pk.Value, Term: pk.Term, Flag: pk.Flag,
+		Phase: pk.Phase, Hop: pk.Hop}
 }
 
 // Message is the message a held input is, for the node that holds it; ok is false for an input
 // that is not a message.
 func (h *Held) Message(to algo.ID) (algo.Message, bool) {
-	return algo.Message{Kind: h.MsgKind, From: h.From, To: to, Value: h.Value, Term: h.Term, Flag: h.Flag}, h.Kind == "message"
+	return algo.Message{Kind: h.MsgKind, From: h.From, To: to, Value: h.Value, Term: h.Term, Flag: h.Flag,
+		Phase: h.Phase, Hop: h.Hop}, h.Kind == "message"
 }

@@ -134,6 +134,9 @@ func (f *runFlags) applyAlgorithm(fs *pflag.FlagSet, cfg *sim.Config, sc *scenar
 func (f *runFlags) applyTopology(fs *pflag.FlagSet, cfg *sim.Config, sc *scenarios.Scenario) error {
 	switch {
 	case fs.Changed("topology"):
+		if f.topology == "" {
+			return usagef("--topology: expected a topology: %s", strings.Join(algo.TopologyNames(), ", "))
+		}
 		if err := algo.CheckTopology(f.topology); err != nil {
 			return usagef("--topology %s: %v", f.topology, err)
 		}

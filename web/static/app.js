@@ -120,6 +120,8 @@ function showNarration() {
   box.replaceChildren(...lines.map((l) => Object.assign(document.createElement("p"), { textContent: l })));
   if (!lines.length && ui.view.step === 0) {
     box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: "The nodes have not booted yet: ▶ play (space) plays the run, step ▶ (→) goes one step at a time, ? lists the keys." }));
+  } else if (!lines.length && !ui.view.name) {
+    box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: "A run the flags describe has no narration: the event log says what each node did, and why." }));
   }
   $("history-button").textContent = ui.history ? "now" : "history";
 }
