@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"electsim/algo"
-	"electsim/network"
 	"electsim/sim"
 )
 
@@ -120,23 +119,8 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	if err != nil {
 		info = nil // reported where the algo line is
 	}
-	if line, ok := p.seen["nodes"]; ok && o == nil && info != nil && info.Validate != nil {
-		if cl, err := algo.NewCluster(sc.IDs, sc.Delay.Max, nil); err == nil {
-			if err := info.Validate(cl); err != nil {
-				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error()})
-			}
-		}
-	}
 	if info != nil && o == nil {
-		if err := info.CheckTopology(sc.TopologyFor(info)); err != nil {
-			line, ok := p.seen["topology"]
-			if !ok {
-				line = p.seen["algo"]
-			}
-			if line > 0 {
-				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error() + ": write topology " + info.TopologyList()[0]})
-			}
-		}
+		p.fits(info)
 	}
 	members := NewMembers(sc.IDs)
 	if p.flagged {
@@ -184,6 +168,28 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 		return nil, p.errs
 	}
 	return sc, nil
+}
+
+// fits reports, at the nodes or topology line, a cluster the algorithm cannot run on: too few
+// nodes, or a topology it does not take.
+func (p *fileParser) fits(info *algo.Info) {
+	sc := p.sc
+	if line, ok := p.seen["nodes"]; ok && info.Validate != nil {
+		if cl, err := algo.NewCluster(sc.IDs, sc.Delay.Max, nil); err == nil {
+			if err := info.Validate(cl); err != nil {
+				p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error()})
+			}
+		}
+	}
+	if err := info.CheckTopology(sc.TopologyFor(info)); err != nil {
+		line, ok := p.seen["topology"]
+		if !ok {
+			line = p.seen["algo"]
+		}
+		if line > 0 {
+			p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error() + ": write topology " + info.TopologyList()[0]})
+		}
+	}
 }
 
 // maxErrors is how many mistakes a file reports at most: a file that is not a scenario at all
@@ -276,115 +282,6 @@ func (p *fileParser) once(lp *parser, t *token) bool {
 	}
 	p.seen[key] = lp.line
 	return true
-}
-
-// header reads a directive that describes the run.
-func (p *fileParser) header(lp *parser) {
-	t := lp.next()
-	sc := p.sc
-	switch t.text {
-	case "title":
-		if p.once(lp, t) {
-			sc.Title = lp.text()
-			if sc.Title == "" && lp.err != nil {
-				lp.err.Msg = "expected the scenario's title, such as title Bully: the leader crashes"
-			}
-		}
-	case "algo":
-		a := lp.word("an algorithm (" + strings.Join(algo.Names(), ", ") + ")")
-		if a != nil && p.once(lp, t) {
-			if _, err := algo.Lookup(a.text); err != nil {
-				lp.fail(a, "%v", err)
-			}
-			sc.Algorithm = a.text
-		}
-	case "nodes":
-		n := lp.word("a number of nodes, such as nodes 5")
-		if n != nil && p.once(lp, t) {
-			v, err := strconv.Atoi(n.text)
-			if err != nil || v < 1 || v > MaxNodes {
-				lp.fail(n, "expected a number of nodes from 1 to %d, got %q", MaxNodes, n.text)
-				return
-			}
-			sc.IDs, sc.Contig = contiguous(v), true
-		}
-	case "ids":
-		if !p.once(lp, t) {
-			return
-		}
-		ids := lp.nodes("node ids in ring order, such as ids 3 7 1 9 4", map[algo.ID]bool{})
-		lp.end()
-		switch {
-		case lp.err != nil:
-		case len(ids) > MaxNodes:
-			lp.fail(t, "at most %d nodes", MaxNodes)
-		default:
-			sc.IDs, sc.Contig = ids, false
-		}
-	case "seed":
-		n := lp.word("a seed, such as seed 42")
-		if n != nil && p.once(lp, t) {
-			v, err := strconv.ParseUint(n.text, 10, 64)
-			if err != nil {
-				lp.fail(n, "a seed is a whole number, 0 or more (at most 18446744073709551615), got %q", n.text)
-			}
-			sc.Seed = v
-		}
-	case "delay":
-		if u := lp.peek(); u != nil && strings.Contains(u.text, "->") {
-			lp.fail(u, "the delay of one link is an action: write it as at 0ms delay %s ...", u.text)
-			return
-		}
-		d := lp.word("a delay such as 10ms or 5ms..15ms")
-		if d != nil && p.once(lp, t) {
-			lo, hi, err := algo.ParseRange(d.text)
-			if err != nil {
-				lp.fail(d, "%v", err)
-			}
-			sc.Delay = network.Delay{Min: lo, Max: hi}
-		}
-	case "drop":
-		if u := lp.peek(); u != nil && strings.Contains(u.text, "->") {
-			lp.fail(u, "the loss of one link is an action: write it as at 0ms drop %s ...", u.text)
-			return
-		}
-		if p.once(lp, t) {
-			sc.Drop = lp.percent()
-		}
-	case "fifo":
-		v := lp.word("on or off")
-		if v != nil && p.once(lp, t) {
-			switch v.text {
-			case "on", "off":
-				sc.FIFO = v.text == "on"
-			default:
-				lp.fail(v, "expected on or off, got %q", v.text)
-			}
-		}
-	case "topology":
-		v := lp.word("a topology (" + strings.Join(algo.TopologyNames(), ", ") + ")")
-		if v != nil && p.once(lp, t) {
-			if err := algo.CheckTopology(sc.resolve(v.text)); err != nil {
-				lp.fail(v, "%v", err)
-				return
-			}
-			sc.Topology = v.text
-		}
-		lp.end()
-	case "run":
-		if !p.once(lp, t) {
-			return
-		}
-		d := lp.duration("how much virtual time to simulate, such as run 2s")
-		if lp.err == nil && d <= 0 {
-			lp.failAt(t.col+len("run")+1, "expected a positive duration, such as run 2s")
-		}
-		sc.RunFor, p.runLine = d, lp.line
-	default:
-		lp.fail(t, "unknown directive %q (expected %s)", t.text, directives)
-		return
-	}
-	lp.end()
 }
 
 // set reads `set KEY VALUE`.
