@@ -49,6 +49,7 @@ func itaiRodehInfo() *Info {
 		Kinds:      []string{KindToken, KindElected},
 		Topologies: []string{UniRing},
 		Winner:     AnyWinner,
+		PhaseWord:  "round",
 		New:        func(id ID, c *Cluster) Node { return NewItaiRodeh(id, c) },
 		Guarantees: []Guarantee{{Property: "at-most-one-leader", Faults: "y---y--",
 			Why: "a node that restarts fresh draws again in round 1 while the others have finished, and a lost TOKEN can leave a round without its ending"}},

@@ -58,6 +58,9 @@ func WriteBenchTable(w io.Writer, p Palette, rows []bench.Result) {
 	theory := len(rows[0].Theory) > 0
 	header := []string{"nodes", "engine"}
 	for _, k := range kinds {
+		if k == bench.Phases {
+			k = phasesWord(rows[0].Algorithm)
+		}
 		header = append(header, k)
 		if theory {
 			header = append(header, "theory")
@@ -159,7 +162,7 @@ func benchNotes(r *bench.Result, firstEngine sim.Engine) []string {
 			}
 		}
 		if r.MeanPhases > 0 {
-			n += fmt.Sprintf(", %s rounds", meanText(r.MeanPhases))
+			n += fmt.Sprintf(", %s %s", meanText(r.MeanPhases), phasesWord(r.Algorithm))
 			if th, ok := r.TheoryOf(bench.Phases); ok && th.Mean > 0 {
 				n += " (expected " + meanText(th.Mean) + ")"
 			}
@@ -190,6 +193,15 @@ func benchKinds(r bench.Result) []string {
 		}
 	}
 	return kinds
+}
+
+// phasesWord is what algorithm name calls its phases (algo.Info.PhaseWord), in the plural:
+// "rounds" for Itai–Rodeh, "phases" for an algorithm without a word of its own.
+func phasesWord(name string) string {
+	if a, err := algo.Lookup(name); err == nil && a.PhaseWord != "" {
+		return a.PhaseWord + "s"
+	}
+	return "phases"
 }
 
 // worstName is what algorithm name calls its worst-case ring order.

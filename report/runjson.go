@@ -26,7 +26,8 @@ type RunJSON struct {
 	Messages     messagesJSON      `json:"messages"`
 	Final        finalJSON         `json:"final"`
 	Metrics      metricsJSON       `json:"metrics"`
-	Groups       []GroupsJSON      `json:"groups,omitempty"` // an algorithm of groups' (sim.Summary.Groups)
+	Unfinished   int64             `json:"unfinished,omitempty"` // Verdicts.Unfinished: election messages in flight at the end, no leader agreed
+	Groups       []GroupsJSON      `json:"groups,omitempty"`     // an algorithm of groups' (sim.Summary.Groups)
 	Violations   []ViolationJSON   `json:"violations"`
 	Expectations []ExpectationJSON `json:"expectations"`
 }
@@ -164,6 +165,7 @@ func RunJSONOf(scenario *string, sum sim.Summary, results []scenarios.Result) Ru
 			SplitBrainMS: msOf(sum.SplitBrain), LeaderlessMS: msOf(sum.Leaderless),
 			RecoveriesMS: []float64{},
 		},
+		Unfinished:   Judge(sum, results).Unfinished,
 		Violations:   []ViolationJSON{},
 		Expectations: []ExpectationJSON{},
 	}

@@ -31,10 +31,10 @@ func WriteSummary(w io.Writer, p Palette, sum sim.Summary) {
 	default:
 		row("leader", p.Red("none agreed")+" — the live nodes do not all name one live leader")
 	}
-	if n := electionInFlight(sum); v.Leader == 0 && !v.AllCrashed && v.Halted == "" && n > 0 {
+	if v.Unfinished > 0 {
 		row("unfinished", fmt.Sprintf("the run ended at %s with %s of the election still in flight: give it more "+
 			"virtual time (--run 1m, or `run 1m` in a scenario)",
-			human.Duration(sum.End), human.Plural(int(n), "message")))
+			human.Duration(sum.End), human.Plural(int(v.Unfinished), "message")))
 	}
 	row("nodes", nodesLine(p, sum.Nodes))
 	writeMessages(row, p, sum)

@@ -6,18 +6,24 @@ import (
 	"strings"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 	"electsim/sim"
 )
 
 // Verdicts are the judgements on a finished run, as data that a terminal, the TUI or a page
-// lays out its own way: the leader every live node names, each property the run is judged by,
-// the violations, whether the run stopped early, and the scenario's expectations.
+// lays out its own way: the leader every live node names, whether an election was still under
+// way at the end, each property the run is judged by, the violations, whether the run stopped
+// early, and the scenario's expectations.
 type Verdicts struct {
-	Leader       algo.ID // the leader every live node names, 0 if none
-	AllCrashed   bool    // no node is live
-	Halted       string  // why the run stopped before its end, if it did
+	Leader     algo.ID // the leader every live node names, 0 if none
+	AllCrashed bool    // no node is live
+	Halted     string  // why the run stopped before its end, if it did
+	// Unfinished counts the election's messages (routine ones aside) still in flight at the end
+	// of a run that reached its end time with no agreed leader and a live node: the election was
+	// cut off, not failed — give the run more time. 0 otherwise.
+	Unfinished   int64
 	Properties   []sim.Property
 	Violations   []sim.Violation
 	Expectations []scenarios.Result
@@ -31,6 +37,9 @@ func Judge(sum sim.Summary, results []scenarios.Result) Verdicts {
 		if n.Status != sim.Crashed {
 			v.AllCrashed = false
 		}
+	}
+	if v.Leader == 0 && !v.AllCrashed && v.Halted == "" {
+		v.Unfinished = electionInFlight(sum)
 	}
 	return v
 }
@@ -92,14 +101,18 @@ func (v *Verdicts) WriteExpectations(w io.Writer, p Palette) {
 }
 
 // Lines writes the verdicts in a few short lines, for a box beside other things (the TUI's,
-// at the end of a run): the leader, the properties, the violations, an early stop, and the
-// expectations with their count. A caller wraps them to its width.
+// at the end of a run): the leader, an election cut off unfinished, the properties, the
+// violations, an early stop, and the expectations with their count. A caller wraps them to its
+// width.
 func (v *Verdicts) Lines(p Palette) []string {
 	var lines []string
 	if v.Leader != 0 {
 		lines = append(lines, p.Status(sim.Leader, fmt.Sprintf("★ %d leads", v.Leader))+", and every live node names it")
 	} else {
 		lines = append(lines, "no leader that every live node names")
+	}
+	if v.Unfinished > 0 {
+		lines = append(lines, p.Bold(v.UnfinishedText()))
 	}
 	lines = append(lines, "properties: "+strings.Join(v.PropertyMarks(p), "  "))
 	for _, vi := range v.Violations {
@@ -123,4 +136,15 @@ func (v *Verdicts) Lines(p Palette) []string {
 		lines = append(lines, p.Red("  ✗ "+safetext.Escape(text)))
 	}
 	return lines
+}
+
+// UnfinishedText says that the run ended with its election still under way (Unfinished), and
+// what to do: "unfinished: the run ended with 3 messages of the election still in flight; give
+// it more virtual time (--run 1m, or `run 1m` in a scenario)". Empty when it did not.
+func (v *Verdicts) UnfinishedText() string {
+	if v.Unfinished == 0 {
+		return ""
+	}
+	return fmt.Sprintf("unfinished: the run ended with %s of the election still in flight; give it more "+
+		"virtual time (--run 1m, or `run 1m` in a scenario)", human.Plural(int(v.Unfinished), "message"))
 }

@@ -3,8 +3,10 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/scenarios"
 	"electsim/sim"
 )
@@ -82,5 +84,42 @@ func TestVerdictLinesStyles(t *testing.T) {
 	}
 	if !v.Failed() {
 		t.Error("an expectation failed, and Failed says none did")
+	}
+}
+
+// A run cut off in mid-election — a 400-node ring in 5s — is judged unfinished, with its
+// messages in flight counted, and the end box says so under the leader line and how to give
+// it time; the same run given an hour elects and is not.
+func TestVerdictsSayTheElectionWasUnfinished(t *testing.T) {
+	info, err := algo.Lookup("ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := func(runFor string) Verdicts {
+		cfg := sim.DefaultConfig(info, 400)
+		cfg.Topology = algo.UniRing
+		if runFor != "" {
+			d, _ := time.ParseDuration(runFor)
+			cfg.RunFor = d
+		}
+		s, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sum, _ := scenarios.Play(s, nil, nil)
+		return Judge(sum, nil)
+	}
+	v := judge("")
+	if v.Leader != 0 || v.Unfinished <= 0 {
+		t.Fatalf("leader %d, unfinished %d; want none agreed and messages in flight", v.Leader, v.Unfinished)
+	}
+	lines := v.Lines(Plain{})
+	want := "unfinished: the run ended with " + human.Plural(int(v.Unfinished), "message") + " of the election still in flight; give it more virtual time (--run 1m, or `run 1m` in a scenario)"
+	if len(lines) < 2 || lines[1] != want {
+		t.Errorf("lines:\n%s\nwant the second to be %q", strings.Join(lines, "\n"), want)
+	}
+	if v := judge("1h"); v.Leader == 0 || v.Unfinished != 0 || strings.Contains(strings.Join(v.Lines(Plain{}), "\n"), "unfinished") {
+		t.Errorf("with an hour: leader %d, unfinished %d", v.Leader, v.Unfinished)
 	}
 }

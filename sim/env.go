@@ -28,7 +28,8 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	s := e.s
 	ti := int32(s.cluster.Index(to))
 	if ti < 0 {
-		s.badSend(e.n, to, m.Kind)
+		s.badSend(e.n, to, &m)
+		return
 	}
 	if len(s.outbox) == cap(s.outbox) {
 		s.growOutbox()
@@ -42,12 +43,18 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	o.kind = s.metrics.kindOf(m.Kind)
 }
 
-// badSend panics: n sent to a node not in the cluster.
+// badSend stops the run: n sent m to to, an id that is not in the cluster — a bug of the
+// algorithm's, reported like a send along no edge (offEdge). The message goes nowhere.
 //
 //go:noinline
-func (s *Sim) badSend(n *nodeRec, to algo.ID, kind string) {
-	panic(fmt.Sprintf("sim: %s node %d sent %s to node %d, which is not in the cluster",
-		s.cfg.Algorithm.Name, s.nodeID(n), kind, to))
+func (s *Sim) badSend(n *nodeRec, to algo.ID, m *algo.Message) {
+	if s.halted == "" {
+		from := s.nodeID(n)
+		out := *m
+		out.From, out.To = from, to
+		s.halted = fmt.Sprintf("node %d sent %s to node %d, but no node of the cluster has id %d: %s sends only to the ids in Cluster.Ring",
+			from, out.Label(), to, to, s.cfg.Algorithm.Name)
+	}
 }
 
 // growOutbox makes room in the outbox, out of line: Send stays small on a node's stack.

@@ -115,3 +115,26 @@ func TestTopologyTheAlgorithmDoesNotTake(t *testing.T) {
 		t.Errorf("default topology of a bi-ring algorithm: %q", got)
 	}
 }
+
+// A send to an id that is not in the cluster — the algorithm's bug — stops the run, naming the
+// algorithm, the node, the message and the id; the message goes nowhere and nothing panics.
+func TestSendToAnIDNotInTheClusterStopsTheRun(t *testing.T) {
+	info := &algo.Info{
+		Name: "stray", Kinds: []string{"HOP"},
+		New: func(id algo.ID, c *algo.Cluster) algo.Node {
+			return &hopNode{id: id, to: 99, next: c.Succ(id)}
+		},
+	}
+	for _, e := range engines {
+		cfg := sim.DefaultConfig(info, 4)
+		cfg.Engine = e
+		_, sum := runTrace(t, cfg)
+		want := "node 1 sent HOP(1, phase 2, hop 1) to node 99, but no node of the cluster has id 99: stray sends only to the ids in Cluster.Ring"
+		if sum.Halted != want {
+			t.Errorf("%s: halted %q, want %q", e, sum.Halted, want)
+		}
+		if sum.Delivered[0] != 0 || sum.End != 0 {
+			t.Errorf("%s: %d delivered, ended at %s; want none, at 0", e, sum.Delivered[0], sum.End)
+		}
+	}
+}

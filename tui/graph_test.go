@@ -72,11 +72,28 @@ func TestCanvasShowsClockRate(t *testing.T) {
 // GraphMax it is laid out as its shape, and the status line says nothing of it.
 func TestGraphTooBigSaysSo(t *testing.T) {
 	big := graphModel(t, "echo", "random:3", 60)
-	if view := big.View(); !strings.Contains(view, "echo (random:3 over 48 nodes: in rows, no edges)") {
+	if view := big.View(); !strings.Contains(view, "echo · random:3 (over 48 nodes: in rows, no edges)") {
 		t.Errorf("60 nodes: no word of the fallback:\n%s", view)
 	}
 	small := graphModel(t, "echo", "random:3", 48)
-	if view := small.View(); strings.Contains(view, "in rows, no edges") {
+	if view := small.View(); strings.Contains(view, "in rows, no edges") || !strings.Contains(view, "echo · random:3 · seed") {
 		t.Errorf("48 nodes:\n%s", view)
+	}
+}
+
+// The status line names the topology of a run that is not on the complete graph, after the
+// algorithm; on the complete graph, the default, it names none.
+func TestHeaderNamesTheTopology(t *testing.T) {
+	for _, c := range []struct{ algo, topology, want string }{
+		{"floodmax", "grid:3x4", "floodmax · grid:3x4 · seed"},
+		{"ring", "ring", "ring · ring · seed"},
+		{"hs", "bi-ring", "hs · bi-ring · seed"},
+	} {
+		if view := graphModel(t, c.algo, c.topology, 12).View(); !strings.Contains(view, c.want) {
+			t.Errorf("%s on %s: no %q:\n%s", c.algo, c.topology, c.want, view)
+		}
+	}
+	if view := newModel(t, "bully-leader-crash", nil).View(); !strings.Contains(view, "bully · seed") || strings.Contains(view, "complete") {
+		t.Errorf("on the complete graph:\n%s", view)
 	}
 }

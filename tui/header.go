@@ -51,9 +51,13 @@ func (m *Model) header() []string {
 		state = st.help.Render("stopped, " + rate(speeds[m.speed]))
 	}
 	name := cfg.Algorithm.Name
-	if top := m.ss.Topology(); top != nil && !top.IsComplete() && !top.IsRing() && len(cfg.IDs) > session.GraphMax {
-		// Too many nodes for the graph's shape to read: they are placed in rows, edges unseen.
-		name += st.help.Render(fmt.Sprintf(" (%s over %d nodes: in rows, no edges)", top.Name(), session.GraphMax))
+	if top := m.ss.Topology(); top != nil && !top.IsComplete() {
+		// The edges messages may travel, named unless every pair has one (the default).
+		name += " · " + safetext.Escape(top.Name())
+		if !top.IsRing() && len(cfg.IDs) > session.GraphMax {
+			// Too many nodes for the graph's shape to read: they are placed in rows, edges unseen.
+			name += st.help.Render(fmt.Sprintf(" (over %d nodes: in rows, no edges)", session.GraphMax))
+		}
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", name, cfg.Seed,
 		human.MillisFixed(m.ss.Instant())+"ms", len(m.ss.Steps()), state)

@@ -867,6 +867,29 @@ func TestEndOfRun(t *testing.T) {
 	}
 }
 
+// A run whose time runs out in mid-election ends with the verdict that it is unfinished — how
+// many of the election's messages were in flight, and how to give it time — in the box under the
+// log; the same run to its own end does not say it.
+func TestEndOfRunUnfinished(t *testing.T) {
+	m := newModel(t, "ring-worst-case", func(c *sim.Config) { c.RunFor = 25 * ms })
+	for !m.ss.Done() {
+		m.stepOnce()
+	}
+	view := m.View()
+	for _, want := range []string{"── the end, at 25ms", "no leader that every live node names", "unfinished: the run ended with", "--run 1m"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q:\n%s", want, view)
+		}
+	}
+	m = newModel(t, "ring-worst-case", nil)
+	for !m.ss.Done() {
+		m.stepOnce()
+	}
+	if view := m.View(); strings.Contains(view, "unfinished") {
+		t.Errorf("a run that elected says it is unfinished:\n%s", view)
+	}
+}
+
 // Every line of the narration of an instant shows, stacked; H shows all the narration so far,
 // and esc closes it.
 func TestNarration(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"electsim/algo"
+	"electsim/report"
 	"electsim/scenarios"
 	"electsim/session"
 	"electsim/sim"
@@ -38,8 +39,17 @@ type replayData struct {
 	Log      []row        `json:"log"`   // Log[i] is step i+1
 	Items    []item       `json:"items"`
 	Verdicts []string     `json:"verdicts"`
-	SaveName string       `json:"saveName"` // the run as a scenario file, for the page's save
-	SaveText string       `json:"saveText"`
+	// Groups is an algorithm of groups' groups as the page lists them (view.Groups), from each
+	// step at which they read differently.
+	Groups   []replayGroups `json:"groups,omitempty"`
+	SaveName string         `json:"saveName"` // the run as a scenario file, for the page's save
+	SaveText string         `json:"saveText"`
+}
+
+// replayGroups is the groups as listed from step Step on.
+type replayGroups struct {
+	Step  int      `json:"step"`
+	Lines []string `json:"lines"`
 }
 
 // item is one thing drawn, from step A to step B, both included.
@@ -110,6 +120,9 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 		if err := enc.add(step, &p); err != nil {
 			return nil, err
 		}
+		if cfg.Algorithm.Groups {
+			d.addGroups(step, report.GroupsLines(ss.Summary().Groups, ss.Done()))
+		}
 		if step == maxReplaySteps {
 			break
 		}
@@ -118,6 +131,9 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 			break
 		}
 		d.Log = append(d.Log, rowOf(st, ss))
+	}
+	if cfg.Algorithm.Groups { // the last step's again, now that the run is known to be over
+		d.addGroups(len(d.Times)-1, report.GroupsLines(ss.Summary().Groups, ss.Done()))
 	}
 	if e := ss.Ending(); e != nil {
 		d.Verdicts = verdictLines(e)
@@ -227,4 +243,18 @@ func writeReplayPage(w io.Writer, data *replayData) error {
 	page = strings.Replace(page, "<!--replay-->", blob, 1)
 	_, err = io.WriteString(w, page)
 	return err
+}
+
+// addGroups notes the groups as listed from step on, unless they read as they did before it;
+// a second note of one step replaces the first.
+func (d *replayData) addGroups(step int, lines []string) {
+	n := len(d.Groups)
+	if n > 0 && slices.Equal(d.Groups[n-1].Lines, lines) {
+		return
+	}
+	if n > 0 && d.Groups[n-1].Step == step {
+		d.Groups[n-1].Lines = lines
+		return
+	}
+	d.Groups = append(d.Groups, replayGroups{Step: step, Lines: lines})
 }

@@ -40,8 +40,12 @@ type view struct {
 	Log       []row    `json:"log"`
 	Narration []string `json:"narration"`
 	Verdicts  []string `json:"verdicts,omitempty"` // the verdicts, once the run has ended
-	Message   string   `json:"message,omitempty"`  // what the request did: "crash 3 at 412ms"
-	Kinds     []string `json:"kinds"`              // the algorithm's message kinds, for the filter
+	// Groups is an algorithm of groups' groups (Invitation's: one coordinator each, by design,
+	// not a split brain), as report.GroupsLines words them: before each fault, and now or at
+	// the end.
+	Groups  []string `json:"groups,omitempty"`
+	Message string   `json:"message,omitempty"` // what the request did: "crash 3 at 412ms"
+	Kinds   []string `json:"kinds"`             // the algorithm's message kinds, for the filter
 }
 
 // viewOf describes ss for the page, with the log rows from index from (the rows the page has;
@@ -68,6 +72,9 @@ func viewOf(id string, ss *session.Session, sc scenarioInfo, gen, from int) *vie
 	}
 	if e := ss.Ending(); e != nil {
 		v.Verdicts = verdictLines(e)
+	}
+	if info.Groups {
+		v.Groups = report.GroupsLines(ss.Summary().Groups, ss.Done())
 	}
 	v.Kinds = append([]string{}, info.Kinds...)
 	return v

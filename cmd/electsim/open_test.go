@@ -94,3 +94,16 @@ func TestSendOffTheTopology(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A node that sends to an id not in the cluster — the algorithm's bug, not electsim's — stops
+// electsim run with exit 2 and a user's error naming the algorithm, the node, the message and
+// the id, not an internal error.
+func TestSendToAnIDNotInTheCluster(t *testing.T) {
+	defer algo.Register(&algo.Info{Name: "stray", Kinds: []string{"SKIP"}, Topologies: []string{algo.UniRing},
+		New: func(id algo.ID, c *algo.Cluster) algo.Node { return &skipper{to: 42} }})()
+	code, _, errOut := call("run", "--algo", "stray", "--ids", "3,7,1,9", "--quiet")
+	want := "node 1 sent SKIP(hop 2) to node 42, but no node of the cluster has id 42: stray sends only to the ids in Cluster.Ring"
+	if code != 2 || !strings.Contains(errOut, want) || strings.Contains(errOut, "internal error") || strings.Contains(errOut, "goroutine") {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+}

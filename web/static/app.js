@@ -97,6 +97,9 @@ function show(v) {
   showNarration();
   showNode();
   showLog();
+  // An algorithm of groups has a coordinator per group by design: its groups, not an alarm.
+  $("groups-box").hidden = !v.groups;
+  if (v.groups) $("groups").textContent = v.groups.join("\n");
   $("verdict-box").hidden = !v.verdicts;
   if (v.verdicts) $("verdicts").textContent = v.verdicts.join("\n");
   showMode();

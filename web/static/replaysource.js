@@ -70,13 +70,19 @@ export function replaySource(data) {
     const shape = { topology: data.topology, edges: data.edges, directed: data.directed };
     return { at: t, layout: data.layout, nodes, packets, drops, blocked, groups, ...shape };
   };
+  // The groups as listed at the step shown: the last change at or before it.
+  const groupsAt = () => {
+    let lines = null;
+    for (const g of data.groups || []) { if (g.step <= step) lines = g.lines; }
+    return lines && lines.length ? lines : null;
+  };
   const view = (from, gen, message) => {
     if (gen !== 0 || from < 0 || from > step) from = 0;
     return {
       id: "", gen: 0, title: data.title, name: data.name, algorithm: data.algorithm, members: data.members,
       step, time: data.times[step], runFor: data.runFor, done: step === last, atBreak: atBreak(),
       picture: picture(), from, log: data.log.slice(from, step), narration: narration(),
-      verdicts: step === last ? data.verdicts : null, kinds: data.kinds, message,
+      verdicts: step === last ? data.verdicts : null, groups: groupsAt(), kinds: data.kinds, message,
     };
   };
   const go = (to) => { step = Math.max(0, Math.min(last, to)); instant = data.times[step]; };
