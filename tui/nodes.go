@@ -143,22 +143,29 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 	bottom := m.nodeLines(views[m.byID[m.sel]], letter, flights, selN, pic)
 	lines = pad(lines, height-len(bottom)-1-avail)
 	lines = append(lines, bottom...)
-	head = fmt.Sprintf("in flight: %d", len(flights))
+	lines = m.appendFlights(lines, flights, avail)
+	return pad(lines, height)
+}
+
+// appendFlights appends the count of messages in flight and, in at most rows lines, the
+// soonest of them, with how many more there are when they do not fit.
+func (m *Model) appendFlights(lines []string, flights []sim.Flight, rows int) []string {
+	st := &m.st
+	head := fmt.Sprintf("in flight: %d", len(flights))
 	if len(flights) == 0 {
 		head = "in flight: none"
 	}
 	lines = append(lines, st.heading.Render(head))
 	for i, f := range flights {
-		if i == avail-1 && len(flights) > avail {
-			lines = append(lines, st.help.Render(fmt.Sprintf(" +%d more", len(flights)-i)))
-			break
+		if i == rows-1 && len(flights) > rows {
+			return append(lines, st.help.Render(fmt.Sprintf(" +%d more", len(flights)-i)))
 		}
-		if i == avail {
+		if i == rows {
 			break
 		}
 		lines = append(lines, " "+m.flight(f))
 	}
-	return pad(lines, height)
+	return lines
 }
 
 // flightsOf returns the messages in flight of a picture, soonest first, and then those held by
@@ -248,26 +255,7 @@ func (m *Model) legend(width int, notBootedShows, partition, canvas bool) []stri
 func (m *Model) nodeLines(n sim.NodeView, letter map[algo.ID]string, flights []sim.Flight, more int, pic *session.Picture) []string {
 	st := &m.st
 	info := m.opts.Config.Algorithm
-	var state string
-	switch {
-	case m.notBooted(n):
-		state = notBooted + " not booted yet"
-	case n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused:
-		state = "▣ " + n.Role
-	case n.Status == sim.Paused && n.Leader == n.ID:
-		state = st.paused.Render("⏸ paused") + ", believes it leads"
-	case n.Status == sim.Paused && n.Leader != 0:
-		state = st.paused.Render("⏸ paused") + fmt.Sprintf(", believes %d leads", n.Leader)
-	default:
-		state = st.status(n.Status).Render(glyph(n.Status) + " " + n.Status.String())
-		switch {
-		case n.Status == sim.Crashed || n.Status == sim.Leader || n.Status == sim.Paused:
-		case n.Leader != 0:
-			state += fmt.Sprintf(" of %d", n.Leader)
-		default:
-			state += ", no leader"
-		}
-	}
+	state := m.nodeState(n)
 	if n.Term != 0 {
 		state += fmt.Sprintf(" · %s %d", report.TermWord(info), n.Term)
 	}
@@ -420,4 +408,28 @@ func (m *Model) cuts() string {
 		s = append(s, l.String())
 	}
 	return strings.Join(s, " ")
+}
+
+// nodeState says in words what node n is and whom it believes leads.
+func (m *Model) nodeState(n sim.NodeView) string {
+	st := &m.st
+	switch {
+	case m.notBooted(n):
+		return notBooted + " not booted yet"
+	case n.Role != "" && n.Status != sim.Crashed && n.Status != sim.Paused:
+		return "▣ " + n.Role
+	case n.Status == sim.Paused && n.Leader == n.ID:
+		return st.paused.Render("⏸ paused") + ", believes it leads"
+	case n.Status == sim.Paused && n.Leader != 0:
+		return st.paused.Render("⏸ paused") + fmt.Sprintf(", believes %d leads", n.Leader)
+	}
+	state := st.status(n.Status).Render(glyph(n.Status) + " " + n.Status.String())
+	switch {
+	case n.Status == sim.Crashed || n.Status == sim.Leader || n.Status == sim.Paused:
+	case n.Leader != 0:
+		state += fmt.Sprintf(" of %d", n.Leader)
+	default:
+		state += ", no leader"
+	}
+	return state
 }
