@@ -97,3 +97,27 @@ func TestHeaderNamesTheTopology(t *testing.T) {
 		t.Errorf("on the complete graph:\n%s", view)
 	}
 }
+
+// The node panel's heading says the nodes are in ring order when they are placed as a ring
+// topology's ring, whichever algorithm runs on it — Peterson's and HS's as Chang–Roberts's — and
+// says nothing of a ring where the graph is complete, though the algorithm is Chang–Roberts.
+func TestRingOrderHeadingFollowsTheTopology(t *testing.T) {
+	for _, c := range []struct {
+		algo, topology string
+		n              int
+		want           string // "" for no heading of ring order
+	}{
+		{"peterson", "ring", 8, "nodes  ring order ↻ clockwise"},
+		{"hs", "bi-ring", 8, "nodes  ring order ↻ clockwise"},
+		{"ring", "ring", 8, "nodes  ring order ↻ clockwise"},
+		{"ring", "complete", 8, ""},
+		{"peterson", "ring", 40, "nodes  ring order: row by row"},
+		{"ring", "complete", 40, ""},
+		{"floodmax", "grid:3x3", 9, ""},
+	} {
+		view := graphModel(t, c.algo, c.topology, c.n).View()
+		if c.want == "" && strings.Contains(view, "ring order") || c.want != "" && !strings.Contains(view, c.want) {
+			t.Errorf("%s on %s of %d nodes: want heading %q:\n%s", c.algo, c.topology, c.n, c.want, view)
+		}
+	}
+}
