@@ -81,6 +81,21 @@ func TestGraphTooBigSaysSo(t *testing.T) {
 	}
 }
 
+// Above RingMax nodes a ring is drawn in rows, and the status line says so, one way or both; at
+// RingMax it is drawn round its circle, and the status line says nothing of it.
+func TestRingTooBigSaysSo(t *testing.T) {
+	for _, c := range []struct{ algo, topology string }{{"peterson", "ring"}, {"hs", "bi-ring"}} {
+		big := graphModel(t, c.algo, c.topology, 33)
+		if view := big.View(); !strings.Contains(view, c.algo+" · "+c.topology+" (over 32 nodes: in rows, no edges)") {
+			t.Errorf("%s on %s of 33 nodes: no word of the rows:\n%s", c.algo, c.topology, view)
+		}
+		small := graphModel(t, c.algo, c.topology, 32)
+		if view := small.View(); strings.Contains(view, "in rows, no edges") || !strings.Contains(view, c.algo+" · "+c.topology+" · seed") {
+			t.Errorf("%s on %s of 32 nodes:\n%s", c.algo, c.topology, view)
+		}
+	}
+}
+
 // The status line names the topology of a run that is not on the complete graph, after the
 // algorithm; on the complete graph, the default, it names none.
 func TestHeaderNamesTheTopology(t *testing.T) {
