@@ -81,6 +81,21 @@ func TestGraphTooBigSaysSo(t *testing.T) {
 	}
 }
 
+// Above RingMax nodes a ring is drawn in rows, and the status line says so, one way or both; at
+// RingMax it is drawn round its circle, and the status line says nothing of it.
+func TestRingTooBigSaysSo(t *testing.T) {
+	for _, c := range []struct{ algo, topology string }{{"peterson", "ring"}, {"hs", "bi-ring"}} {
+		big := graphModel(t, c.algo, c.topology, 33)
+		if view := big.View(); !strings.Contains(view, c.algo+" · "+c.topology+" (over 32 nodes: in rows, no edges)") {
+			t.Errorf("%s on %s of 33 nodes: no word of the rows:\n%s", c.algo, c.topology, view)
+		}
+		small := graphModel(t, c.algo, c.topology, 32)
+		if view := small.View(); strings.Contains(view, "in rows, no edges") || !strings.Contains(view, c.algo+" · "+c.topology+" · seed") {
+			t.Errorf("%s on %s of 32 nodes:\n%s", c.algo, c.topology, view)
+		}
+	}
+}
+
 // The status line names the topology of a run that is not on the complete graph, after the
 // algorithm; on the complete graph, the default, it names none.
 func TestHeaderNamesTheTopology(t *testing.T) {
@@ -95,5 +110,29 @@ func TestHeaderNamesTheTopology(t *testing.T) {
 	}
 	if view := newModel(t, "bully-leader-crash", nil).View(); !strings.Contains(view, "bully · seed") || strings.Contains(view, "complete") {
 		t.Errorf("on the complete graph:\n%s", view)
+	}
+}
+
+// The node panel's heading says the nodes are in ring order when they are placed as a ring
+// topology's ring, whichever algorithm runs on it — Peterson's and HS's as Chang–Roberts's — and
+// says nothing of a ring where the graph is complete, though the algorithm is Chang–Roberts.
+func TestRingOrderHeadingFollowsTheTopology(t *testing.T) {
+	for _, c := range []struct {
+		algo, topology string
+		n              int
+		want           string // "" for no heading of ring order
+	}{
+		{"peterson", "ring", 8, "nodes  ring order ↻ clockwise"},
+		{"hs", "bi-ring", 8, "nodes  ring order ↻ clockwise"},
+		{"ring", "ring", 8, "nodes  ring order ↻ clockwise"},
+		{"ring", "complete", 8, ""},
+		{"peterson", "ring", 40, "nodes  ring order: row by row"},
+		{"ring", "complete", 40, ""},
+		{"floodmax", "grid:3x3", 9, ""},
+	} {
+		view := graphModel(t, c.algo, c.topology, c.n).View()
+		if c.want == "" && strings.Contains(view, "ring order") || c.want != "" && !strings.Contains(view, c.want) {
+			t.Errorf("%s on %s of %d nodes: want heading %q:\n%s", c.algo, c.topology, c.n, c.want, view)
+		}
 	}
 }

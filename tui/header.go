@@ -54,9 +54,14 @@ func (m *Model) header() []string {
 	if top := m.ss.Topology(); top != nil && !top.IsComplete() {
 		// The edges messages may travel, named unless every pair has one (the default).
 		name += " · " + safetext.Escape(top.Name())
-		if !top.IsRing() && len(cfg.IDs) > session.GraphMax {
-			// Too many nodes for the graph's shape to read: they are placed in rows, edges unseen.
-			name += st.help.Render(fmt.Sprintf(" (over %d nodes: in rows, no edges)", session.GraphMax))
+		// Too many nodes for the shape to read — a ring's circle, a graph's layout: they are placed
+		// in rows, edges unseen.
+		most := session.GraphMax
+		if top.IsRing() {
+			most = session.RingMax
+		}
+		if len(cfg.IDs) > most {
+			name += st.help.Render(fmt.Sprintf(" (over %d nodes: in rows, no edges)", most))
 		}
 	}
 	status := fmt.Sprintf("%s · seed %d · t %s · step %d · %s", name, cfg.Seed,

@@ -75,7 +75,10 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 		}
 		return " " + style.Render(text) + " "
 	}
-	isRing := m.opts.Config.Algorithm.Name == "ring"
+	// A ring topology's nodes are placed in its ring order — round the circle clockwise, or row
+	// by row in the list — whichever algorithm runs on it; the complete graph's order is no ring's.
+	ringTop := m.ss.Topology()
+	onRing := ringTop != nil && ringTop.IsRing()
 
 	var top []string
 	if groups != "" {
@@ -123,12 +126,12 @@ func (m *Model) nodePanel(width, height int, pic *session.Picture, f *frame) []s
 	var body []string
 	f.boxes, f.boxTop = nil, 1+len(top)
 	if useCanvas {
-		if isRing {
+		if onRing && pic.Layout == "ring" {
 			head += st.help.Render("  ring order ↻ clockwise")
 		}
 		body, f.boxes = m.drawCanvas(pic, width, view)
 	} else {
-		if isRing {
+		if onRing {
 			head += st.help.Render("  ring order: row by row")
 		} else {
 			head += st.help.Render("  ↑ sent ↓ on the way to it")

@@ -95,8 +95,8 @@ func TestBrowserNoGroupsWithoutGroups(t *testing.T) {
 	}
 }
 
-// A replay of an invitation run lists the groups as the live page does: at its end, the groups
-// before the heal and the one they merged into.
+// A replay of an invitation run lists the groups as the live page does — at its end, the groups
+// before the heal and the one they merged into — and draws every node's line to the coordinator.
 func TestBrowserReplayListsInvitationGroups(t *testing.T) {
 	ctx := browser(t)
 	cfg, sc := bundled(t, "invitation-partition")
@@ -117,5 +117,64 @@ func TestBrowserReplayListsInvitationGroups(t *testing.T) {
 		if err != nil || !strings.Contains(groups, w) {
 			t.Errorf("the replay's groups at the end: %q (%v); want %q", groups, err, w)
 		}
+	}
+	if got, want := strings.Join(groupLinesDrawn(t, ctx), " "), "1-5 2-5 3-5 4-5"; got != want {
+		t.Errorf("the replay's group lines at the end: %q, want %q", got, want)
+	}
+}
+
+// groupLinesDrawn is the canvas's lines from members to their coordinators, "member-coordinator",
+// in the order drawn.
+func groupLinesDrawn(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	lines, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll("#canvas .group-line")].map(l => l.dataset.groupLine)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// An invitation run's canvas draws each member's line to its coordinator, as the TUI's does: during
+// the partition within each group and none across it, after the heal every node's to 5.
+func TestBrowserDrawsInvitationGroupLines(t *testing.T) {
+	ctx := browser(t)
+	cfg, sc := bundled(t, "invitation-partition")
+	srv := NewServer(Options{Config: cfg, Scenario: sc})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
+		t.Fatal(err)
+	}
+	playTo(t, ctx, 900e6)
+	if got, want := strings.Join(groupLinesDrawn(t, ctx), " "), "1-3 2-3 4-5"; got != want {
+		t.Errorf("during the partition: group lines %q, want %q", got, want)
+	}
+	if os.Getenv("ELECTSIM_SCREENSHOT") != "" {
+		if png, err := chromedp.Run(ctx, chromedp.Screenshot("#canvas")); err == nil {
+			_ = os.WriteFile(os.Getenv("ELECTSIM_SCREENSHOT"), png, 0o644)
+		}
+	}
+	playTo(t, ctx, int64(cfg.RunFor))
+	if got, want := strings.Join(groupLinesDrawn(t, ctx), " "), "1-5 2-5 3-5 4-5"; got != want {
+		t.Errorf("after the heal: group lines %q, want %q", got, want)
+	}
+}
+
+// A run of an algorithm without groups draws no group lines, though its nodes follow a leader.
+func TestBrowserNoGroupLinesWithoutGroups(t *testing.T) {
+	ctx := browser(t)
+	cfg, sc := bundled(t, "bully-partition")
+	srv := NewServer(Options{Config: cfg, Scenario: sc})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
+		t.Fatal(err)
+	}
+	playTo(t, ctx, int64(cfg.RunFor))
+	if got := groupLinesDrawn(t, ctx); len(got) != 0 {
+		t.Errorf("bully's canvas draws group lines %q", got)
 	}
 }

@@ -41,9 +41,10 @@ type replayData struct {
 	Verdicts []string     `json:"verdicts"`
 	// Groups is an algorithm of groups' groups as the page lists them (view.Groups), from each
 	// step at which they read differently.
-	Groups   []replayGroups `json:"groups,omitempty"`
-	SaveName string         `json:"saveName"` // the run as a scenario file, for the page's save
-	SaveText string         `json:"saveText"`
+	Groups     []replayGroups `json:"groups,omitempty"`
+	GroupLines bool           `json:"groupLines,omitempty"` // as view.GroupLines
+	SaveName   string         `json:"saveName"`             // the run as a scenario file, for the page's save
+	SaveText   string         `json:"saveText"`
 }
 
 // replayGroups is the groups as listed from step Step on.
@@ -110,7 +111,8 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 		name = sc.Name
 	}
 	d := &replayData{Title: ss.Title(), Name: name, Algorithm: cfg.Algorithm.Name, Members: ss.Members().String(),
-		RunFor: int64(ss.Config().RunFor), Kinds: append([]string{}, cfg.Algorithm.Kinds...), Verdicts: []string{}}
+		RunFor: int64(ss.Config().RunFor), Kinds: append([]string{}, cfg.Algorithm.Kinds...), Verdicts: []string{},
+		GroupLines: cfg.Algorithm.Groups}
 	enc := newSpans()
 	var p session.Picture
 	for step := 0; ; step++ {

@@ -43,9 +43,12 @@ type view struct {
 	// Groups is an algorithm of groups' groups (Invitation's: one coordinator each, by design,
 	// not a split brain), as report.GroupsLines words them: before each fault, and now or at
 	// the end.
-	Groups  []string `json:"groups,omitempty"`
-	Message string   `json:"message,omitempty"` // what the request did: "crash 3 at 412ms"
-	Kinds   []string `json:"kinds"`             // the algorithm's message kinds, for the filter
+	Groups []string `json:"groups,omitempty"`
+	// GroupLines is set for an algorithm of groups (algo.Info.Groups): the canvas draws each
+	// member's line to its coordinator, as the TUI's does.
+	GroupLines bool     `json:"groupLines,omitempty"`
+	Message    string   `json:"message,omitempty"` // what the request did: "crash 3 at 412ms"
+	Kinds      []string `json:"kinds"`             // the algorithm's message kinds, for the filter
 }
 
 // viewOf describes ss for the page, with the log rows from index from (the rows the page has;
@@ -75,6 +78,7 @@ func viewOf(id string, ss *session.Session, sc scenarioInfo, gen, from int) *vie
 	}
 	if info.Groups {
 		v.Groups = report.GroupsLines(ss.Summary().Groups, ss.Done())
+		v.GroupLines = true
 	}
 	v.Kinds = append([]string{}, info.Kinds...)
 	return v

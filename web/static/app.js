@@ -89,7 +89,7 @@ function show(v) {
   const step = $("step"), time = $("time");
   step.textContent = v.step; step.dataset.step = v.step;
   time.textContent = fmtDur(v.picture.at); time.dataset.time = v.picture.at;
-  $("canvas").innerHTML = drawPicture(v.picture, ui.selected);
+  $("canvas").innerHTML = drawPicture(v.picture, ui.selected, v.groupLines);
   window.electsimPicture = v.picture; // the picture drawn, for tests and the curious
   $("break-note").hidden = !v.atBreak;
   $("play").textContent = ui.playing ? "❚❚ pause" : "▶ play";

@@ -40,8 +40,10 @@ function spacing(nodes) {
   return { r, density };
 }
 
-// drawPicture returns the SVG markup of pic; selected is the selected node's id, or 0.
-export function drawPicture(pic, selected) {
+// drawPicture returns the SVG markup of pic; selected is the selected node's id, or 0; groupLines
+// is set for an algorithm of groups (algo.Info.Groups): each member's line to its coordinator is
+// drawn bold, the groups shaded on the canvas as the terminal shades them.
+export function drawPicture(pic, selected, groupLines) {
   const nodes = pic.nodes || [];
   const at = new Map();
   const { r, density } = spacing(nodes);
@@ -80,12 +82,12 @@ export function drawPicture(pic, selected) {
   }
   // A partition blocks every pair across it; on a topology, only its links between the groups are drawn.
   const linked = new Set(edges.map(([a, b]) => key(a, b)));
+  const blocked = pic.blocked.filter((b) => (!shaped || b.why === "cut" || linked.has(key(b.from, b.to))) && at.has(b.from) && at.has(b.to));
+  if (groupLines) out.push(...groupLinesOf(nodes, at, new Set(blocked.map((b) => key(b.from, b.to)))));
   const blockedDone = new Set();
-  for (const b of pic.blocked) {
+  for (const b of blocked) {
     const k = key(b.from, b.to);
-    if (shaped && b.why !== "cut" && !linked.has(k)) continue;
     const pa = at.get(b.from), pb = at.get(b.to);
-    if (!pa || !pb) continue;
     out.push(`<line class="blocked ${esc(b.why)}" data-blocked="${b.from}-${b.to}" x1="${pa.x}" y1="${pa.y}" x2="${pb.x}" y2="${pb.y}"/>`);
     if (!blockedDone.has(k)) {
       blockedDone.add(k);
@@ -149,6 +151,24 @@ export function drawPicture(pic, selected) {
   }
   // Smaller labels where the nodes are many or close, so that a row of them does not run together.
   return `<g class="scene ${density}">${out.join("")}</g>`;
+}
+
+// groupLinesOf returns the lines from each member of a group to its coordinator — a node up that
+// leads and has the member's term, its group's number — except where a fault blocks the pair.
+function groupLinesOf(nodes, at, blocked) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const out = [], done = new Set();
+  for (const n of nodes) {
+    const co = byId.get(n.leader);
+    if (!co || co === n || n.status === "crashed" || n.status === "down") continue;
+    if ((co.status !== "leader" && co.status !== "paused") || co.term !== n.term) continue; // not there, or leads another group now
+    const k = key(n.id, co.id);
+    if (blocked.has(k) || done.has(k)) continue;
+    done.add(k);
+    const [sx, sy, ex, ey] = rims(at.get(n.id), at.get(co.id), 0);
+    out.push(`<line class="group-line" data-group-line="${n.id}-${co.id}" x1="${f1(sx)}" y1="${f1(sy)}" x2="${f1(ex)}" y2="${f1(ey)}"/>`);
+  }
+  return out;
 }
 
 // rims returns the line from a's rim to b's, stopping gap short of b's.

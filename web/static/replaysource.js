@@ -82,7 +82,7 @@ export function replaySource(data) {
       id: "", gen: 0, title: data.title, name: data.name, algorithm: data.algorithm, members: data.members,
       step, time: data.times[step], runFor: data.runFor, done: step === last, atBreak: atBreak(),
       picture: picture(), from, log: data.log.slice(from, step), narration: narration(),
-      verdicts: step === last ? data.verdicts : null, groups: groupsAt(), kinds: data.kinds, message,
+      verdicts: step === last ? data.verdicts : null, groups: groupsAt(), groupLines: !!data.groupLines, kinds: data.kinds, message,
     };
   };
   const go = (to) => { step = Math.max(0, Math.min(last, to)); instant = data.times[step]; };
