@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/report"
 	"electsim/scenarios"
 	"electsim/sim"
@@ -127,14 +128,15 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		text string
 		min  int64
 		max  int64
+		eg   string // an example value
 		into func(int64)
 	}{
-		{"budget", ef.budget, 0, 100, func(v int64) { opts.Budget = int(v) }},
-		{"depth", ef.depth, 1, 10_000, func(v int64) { opts.Depth = int(v) }},
-		{"max-states", ef.maxStates, 1, 1 << 31, func(v int64) { opts.MaxStates = v }},
-		{"workers", ef.workers, 1, 1024, func(v int64) { opts.Workers = int(v) }},
-		{"max-term", ef.maxTerm, 0, 1 << 31, func(v int64) { opts.MaxTerm = uint64(v); opts.TermBound = true }},
-		{"max-stored", ef.maxStored, 0, 1 << 31, func(v int64) { opts.MaxStored = uint64(v) }},
+		{"budget", ef.budget, 0, 100, "2", func(v int64) { opts.Budget = int(v) }},
+		{"depth", ef.depth, 1, 10_000, "60", func(v int64) { opts.Depth = int(v) }},
+		{"max-states", ef.maxStates, 1, 1 << 31, "1000000", func(v int64) { opts.MaxStates = v }},
+		{"workers", ef.workers, 1, 1024, "2", func(v int64) { opts.Workers = int(v) }},
+		{"max-term", ef.maxTerm, 0, 1 << 31, "4", func(v int64) { opts.MaxTerm = uint64(v); opts.TermBound = true }},
+		{"max-stored", ef.maxStored, 0, 1 << 31, "6", func(v int64) { opts.MaxStored = uint64(v) }},
 	}
 	for _, f := range ints {
 		if !fs.Changed(f.name) {
@@ -142,7 +144,7 @@ func newExplorer(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exhaustive
 		}
 		v, err := strconv.ParseInt(strings.ReplaceAll(f.text, ",", ""), 10, 64)
 		if err != nil || v < f.min || v > f.max {
-			return nil, usagef("--%s %s: expected a whole number from %d to %d", f.name, f.text, f.min, f.max)
+			return nil, usagef("--%s %s: expected a whole number from %d to %s, e.g. --%s %s", f.name, f.text, f.min, human.Thousands(f.max), f.name, f.eg)
 		}
 		f.into(v)
 	}

@@ -21,16 +21,16 @@ func TestExhaustiveBadInput(t *testing.T) {
 	}{
 		{[]string{"check", "--exhaustive", "--faults", "drift"}, "electsim check: drift is not explored exhaustively: choose among crash, recover, partition, delay, pause, loss (the random checker draws clock rates)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--nodes", "6"}, "electsim check: 6 nodes: exhaustive exploration takes at most 5 (the schedules of more are too many to try)"},
-		{[]string{"check", "--exhaustive", "--faults", "crash", "--budget", "-1"}, "electsim check: --budget -1: expected a whole number from 0 to 100"},
-		{[]string{"check", "--exhaustive", "--faults", "crash", "--depth", "0"}, "electsim check: --depth 0: expected a whole number from 1 to 10000"},
-		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-states", "lots"}, "electsim check: --max-states lots: expected a whole number from 1 to 2147483648"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--budget", "-1"}, "electsim check: --budget -1: expected a whole number from 0 to 100, e.g. --budget 2"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--depth", "0"}, "electsim check: --depth 0: expected a whole number from 1 to 10,000, e.g. --depth 60"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-states", "lots"}, "electsim check: --max-states lots: expected a whole number from 1 to 2,147,483,648, e.g. --max-states 1000000"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--delays", "5ms,soon"}, `electsim check: --delays 5ms,soon: expected a duration such as 250us, 40ms, 1.5s or 2m, got "soon"; give durations separated by commas, e.g. --delays 5ms,15ms`},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--delays", "5ms,5ms"}, "electsim check: the delay 5ms is given twice"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--property", "agreement"}, "electsim check: agreement is judged at the end of a run, and an exploration has no end: choose a property a run breaks at an instant (at-most-one-leader)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--runs", "10"}, "electsim check: --runs: --exhaustive tries every schedule up to --depth steps, on the inline engine: leave out --runs"},
 		{[]string{"check", "--exhaustive"}, "electsim check: --faults: say which faults a schedule may take, e.g. --faults crash,partition (classes: crash, recover, partition, delay, pause, loss; or none)"},
 		{[]string{"check", "--exhaustive", "--faults", "crash", "--draws", "some"}, `electsim check: --draws some: unknown draws "some" (choose ends, ends,middle or seed)`},
-		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-term", "-2"}, "electsim check: --max-term -2: expected a whole number from 0 to 2147483648"},
+		{[]string{"check", "--exhaustive", "--faults", "crash", "--max-term", "-2"}, "electsim check: --max-term -2: expected a whole number from 0 to 2,147,483,648, e.g. --max-term 4"},
 		{[]string{"check", "--faults", "crash", "--depth", "10"}, "electsim check: --depth bounds an exhaustive exploration: add --exhaustive, or leave out --depth"},
 	}
 	for _, tt := range tests {
