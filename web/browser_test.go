@@ -111,19 +111,53 @@ func bundled(t testing.TB, name string) (sim.Config, *scenarios.Scenario) {
 	return sc.Config(), sc
 }
 
+// serveRun starts a server of the run and its page for the test, closed when it ends, and returns
+// its URL.
+func serveRun(t testing.TB, cfg sim.Config, sc *scenarios.Scenario) string {
+	t.Helper()
+	srv := NewServer(Options{Config: cfg, Scenario: sc})
+	t.Cleanup(srv.Close)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// openLive opens the page of the bundled scenario name in ctx, served for the test, once it is
+// ready; it returns the run.
+func openLive(t testing.TB, ctx context.Context, name string) sim.Config {
+	t.Helper()
+	cfg, sc := bundled(t, name)
+	url := serveRun(t, cfg, sc)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
+		t.Fatalf("opening %s: %v", name, err)
+	}
+	return cfg
+}
+
+// replayFile writes the replay of a run to a file of the test's and returns its path.
+func replayFile(t testing.TB, cfg sim.Config, sc *scenarios.Scenario) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteReplay(&b, cfg, sc); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), sc.Name+".html")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestBrowserPlaysToBreakAndCrashes opens the default demo in Chromium, plays it to its first
 // break, compares every node's status with the session's at the same step, then crashes a node
 // by clicking it and its button, steps, and compares again.
 func TestBrowserPlaysToBreakAndCrashes(t *testing.T) {
 	ctx := browser(t)
 	cfg, sc := bundled(t, scenarios.DefaultDemo)
-	srv := NewServer(Options{Config: cfg, Scenario: sc})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	url := serveRun(t, cfg, sc)
 
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(hs.URL+"/"),
+		chromedp.Navigate(url+"/"),
 		chromedp.WaitVisible(`body[data-ready="true"]`),
 		chromedp.Evaluate[chromedp.Void](`for (let i = 0; i < 8; i++) document.getElementById("faster").click()`),
 		chromedp.Click("#play"),
@@ -201,14 +235,7 @@ func TestBrowserPlaysToBreakAndCrashes(t *testing.T) {
 func TestBrowserReplayAtEnd(t *testing.T) {
 	ctx := browser(t)
 	cfg, sc := bundled(t, "bully-partition")
-	path := filepath.Join(t.TempDir(), "replay.html")
-	var b strings.Builder
-	if err := WriteReplay(&b, cfg, sc); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := replayFile(t, cfg, sc)
 	ss, err := session.New(cfg, sc)
 	if err != nil {
 		t.Fatal(err)

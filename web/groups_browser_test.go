@@ -2,9 +2,7 @@ package web
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,14 +56,7 @@ func playTo(t *testing.T, ctx context.Context, to int64) groupsPage {
 // coordinator per group is the design.
 func TestBrowserListsInvitationGroups(t *testing.T) {
 	ctx := browser(t)
-	cfg, sc := bundled(t, "invitation-partition")
-	srv := NewServer(Options{Config: cfg, Scenario: sc})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
-		t.Fatal(err)
-	}
+	cfg := openLive(t, ctx, "invitation-partition")
 	p := playTo(t, ctx, 900e6)
 	want := "2 groups: {1 2 3} led by 3, {4 5} led by 5"
 	if !p.Shown || !strings.Contains(p.Groups, "now, ") || !strings.HasSuffix(p.Groups, ": "+want) || p.Alarm {
@@ -100,14 +91,7 @@ func TestBrowserNoGroupsWithoutGroups(t *testing.T) {
 func TestBrowserReplayListsInvitationGroups(t *testing.T) {
 	ctx := browser(t)
 	cfg, sc := bundled(t, "invitation-partition")
-	path := filepath.Join(t.TempDir(), "replay.html")
-	var b strings.Builder
-	if err := WriteReplay(&b, cfg, sc); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := replayFile(t, cfg, sc)
 	err := chromedp.Do(ctx, chromedp.Navigate("file://"+path+"#end"), chromedp.WaitVisible(`body[data-ready="true"]`))
 	if err != nil {
 		t.Fatalf("opening the replay: %v", err)
@@ -139,14 +123,7 @@ func groupLinesDrawn(t *testing.T, ctx context.Context) []string {
 // the partition within each group and none across it, after the heal every node's to 5.
 func TestBrowserDrawsInvitationGroupLines(t *testing.T) {
 	ctx := browser(t)
-	cfg, sc := bundled(t, "invitation-partition")
-	srv := NewServer(Options{Config: cfg, Scenario: sc})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
-		t.Fatal(err)
-	}
+	cfg := openLive(t, ctx, "invitation-partition")
 	playTo(t, ctx, 900e6)
 	if got, want := strings.Join(groupLinesDrawn(t, ctx), " "), "1-3 2-3 4-5"; got != want {
 		t.Errorf("during the partition: group lines %q, want %q", got, want)
@@ -165,14 +142,7 @@ func TestBrowserDrawsInvitationGroupLines(t *testing.T) {
 // A run of an algorithm without groups draws no group lines, though its nodes follow a leader.
 func TestBrowserNoGroupLinesWithoutGroups(t *testing.T) {
 	ctx := browser(t)
-	cfg, sc := bundled(t, "bully-partition")
-	srv := NewServer(Options{Config: cfg, Scenario: sc})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
-		t.Fatal(err)
-	}
+	cfg := openLive(t, ctx, "bully-partition")
 	playTo(t, ctx, int64(cfg.RunFor))
 	if got := groupLinesDrawn(t, ctx); len(got) != 0 {
 		t.Errorf("bully's canvas draws group lines %q", got)

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -22,14 +19,7 @@ func TestReplayDrawsTheSessionsPicture(t *testing.T) {
 	ctx := browser(t)
 	for _, name := range []string{"gc-pause-split-brain", "bully-partition", "raft-boot-split-vote", "peterson-relays", "floodmax-grid"} {
 		cfg, sc := bundled(t, name)
-		path := filepath.Join(t.TempDir(), name+".html")
-		var b strings.Builder
-		if err := WriteReplay(&b, cfg, sc); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := replayFile(t, cfg, sc)
 		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path), chromedp.WaitVisible(`body[data-ready="true"]`)); err != nil {
 			t.Fatal(err)
 		}
