@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -70,18 +71,7 @@ func (w *groupCoordinators) AppendState(b []byte) []byte {
 	for g := range w.coord {
 		groups = append(groups, g)
 	}
-	slices.SortFunc(groups, func(a, b group) int {
-		if a.by != b.by {
-			return int(a.by - b.by)
-		}
-		if a.n < b.n {
-			return -1
-		}
-		if a.n > b.n {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(groups, func(a, b group) int { return cmp.Or(cmp.Compare(a.by, b.by), cmp.Compare(a.n, b.n)) })
 	b = appendUint(b, uint64(len(groups)))
 	for _, g := range groups {
 		b = appendID(b, g.by)
