@@ -102,7 +102,7 @@ func writeSchedule(w io.Writer, p Palette, actions []sim.Action) {
 		fmt.Fprintln(w, p.Dim("  (no actions)"))
 	}
 	for _, a := range actions {
-		fmt.Fprintf(w, "  at %-9s %s\n", scenarios.FormatTime(a.At), p.Fault(a.String()))
+		fmt.Fprintf(w, "  at %-9s %s\n", scenarios.FormatWhen(a), p.Fault(a.String()))
 	}
 }
 

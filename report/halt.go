@@ -23,7 +23,7 @@ func Halted(sc *scenarios.Scenario, sum sim.Summary) string {
 			if file == "" {
 				file = sc.Name + ".scn"
 			}
-			return fmt.Sprintf("%s:%d: at %s %s; the run stopped there", file, st.Line, scenarios.FormatTime(a.At), sum.Halted)
+			return fmt.Sprintf("%s:%d: at %s %s; the run stopped there", file, st.Line, scenarios.FormatWhen(*a), sum.Halted)
 		}
 	}
 	why := strings.TrimPrefix(sum.Halted, a.String()+": ")

@@ -82,7 +82,7 @@ func ParseAt(text string, members *Members) (sim.Action, error) {
 	if lerr != nil {
 		return sim.Action{}, lerr
 	}
-	at := p.duration("a time, such as 300ms or 1.5s, then an action")
+	at, after := p.when("a time, such as 300ms or 1.5s, then an action")
 	if p.err != nil {
 		return sim.Action{}, p.err
 	}
@@ -90,13 +90,58 @@ func ParseAt(text string, members *Members) (sim.Action, error) {
 	if p.err != nil {
 		return sim.Action{}, p.err
 	}
-	a.At = at
+	a.At, a.After = at, after
 	return a, nil
 }
 
-// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5", "0ms crash 5".
+// FormatAt writes an action with its time, as ParseAt reads it: "1s crash 5", "0ms crash 5",
+// "160ms after 2 inputs crash 3".
 func FormatAt(a sim.Action) string {
-	return FormatTime(a.At) + " " + a.String()
+	return FormatWhen(a) + " " + a.String()
+}
+
+// FormatWhen writes when an action happens, as a scenario's `at` line and ParseAt read it:
+// its time, and how many inputs of its instant come before it if any do — "1s", "160ms after
+// 2 inputs".
+func FormatWhen(a sim.Action) string {
+	if a.After == 0 {
+		return FormatTime(a.At)
+	}
+	if a.After == 1 {
+		return FormatTime(a.At) + " after 1 input"
+	}
+	return fmt.Sprintf("%s after %d inputs", FormatTime(a.At), a.After)
+}
+
+// maxAfter bounds how many inputs of its instant an action may wait for.
+const maxAfter = 1_000_000
+
+// when reads the time of an action, and `after K inputs` if it follows: how many of the
+// instant's inputs come before the action.
+func (p *parser) when(what string) (time.Duration, int) {
+	at := p.duration(what)
+	if t := p.peek(); p.err != nil || t == nil || t.text != "after" {
+		return at, 0
+	}
+	p.next()
+	const form = "how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3"
+	t := p.word(form)
+	if t == nil {
+		return at, 0
+	}
+	n, err := strconv.Atoi(t.text)
+	if err != nil || n < 0 || n > maxAfter {
+		p.fail(t, "expected %s (a whole number from 0 to %d), got %q", form, maxAfter, t.text)
+		return at, 0
+	}
+	u := p.word(`"inputs" after the number, as in at 160ms after 2 inputs crash 3`)
+	if u == nil {
+		return at, 0
+	}
+	if u.text != "inputs" && u.text != "input" {
+		p.fail(u, `expected "inputs" after the number, as in at 160ms after 2 inputs crash 3, got %q`, u.text)
+	}
+	return at, n
 }
 
 // FormatTime writes the time of an action as a scenario writes it, and ParseAt reads it back

@@ -161,6 +161,39 @@ func TestParseAt(t *testing.T) {
 	}
 }
 
+// An action may wait for inputs of its instant: "after K inputs" reads and writes back.
+func TestParseAtAfterInputs(t *testing.T) {
+	for text, after := range map[string]int{
+		"160ms after 2 inputs crash 3": 2,
+		"160ms after 1 input crash 3":  1,
+		"160ms after 0 inputs crash 3": 0,
+	} {
+		a, err := ParseAt(text, five)
+		if err != nil {
+			t.Fatalf("ParseAt(%q): %v", text, err)
+		}
+		if a.At != 160*time.Millisecond || a.After != after || a.Op != sim.Crash {
+			t.Errorf("ParseAt(%q) = %#v", text, a)
+		}
+		if back, err := ParseAt(FormatAt(a), five); err != nil || back.After != after || FormatAt(back) != FormatAt(a) {
+			t.Errorf("FormatAt(ParseAt(%q)) = %q reads back as %#v, %v", text, FormatAt(a), back, err)
+		}
+	}
+	if got := FormatAt(sim.Action{At: 160 * time.Millisecond, After: 2, Op: sim.Crash, Nodes: []algo.ID{3}}); got != "160ms after 2 inputs crash 3" {
+		t.Errorf("FormatAt = %q", got)
+	}
+	for text, want := range map[string]string{
+		"160ms after crash 3":           `column 13: expected how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3 (a whole number from 0 to 1000000), got "crash"`,
+		"160ms after -1 inputs crash 3": `column 13: expected how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3 (a whole number from 0 to 1000000), got "-1"`,
+		"160ms after 2 crash 3":         `column 15: expected "inputs" after the number, as in at 160ms after 2 inputs crash 3, got "crash"`,
+		"160ms after 2":                 `column 14: expected "inputs" after the number, as in at 160ms after 2 inputs crash 3; the line ends here`,
+	} {
+		if _, err := ParseAt(text, five); err == nil || err.Error() != want {
+			t.Errorf("ParseAt(%q) = %v, want %q", text, err, want)
+		}
+	}
+}
+
 func TestMembersString(t *testing.T) {
 	if got := NewMembers([]algo.ID{3, 7, 1}).String(); got != "3 7 1" {
 		t.Errorf("got %q", got)

@@ -56,7 +56,7 @@ func Format(s *Scenario) string {
 		b.WriteString("\n")
 	}
 	for _, a := range s.Actions {
-		fmt.Fprintf(&b, "at %-7s %s\n", FormatTime(a.At), a.Action)
+		fmt.Fprintf(&b, "at %-7s %s\n", FormatWhen(a.Action), a.Action)
 	}
 	if len(s.Expects) > 0 {
 		b.WriteString("\n")

@@ -357,7 +357,7 @@ func (p *fileParser) draws(lp *parser) {
 // at reads `at TIME ACTION`.
 func (p *fileParser) at(lp *parser) {
 	t := lp.peek()
-	when := lp.duration("a time, such as at 300ms crash 5")
+	when, after := lp.when("a time, such as at 300ms crash 5")
 	if lp.err != nil {
 		return
 	}
@@ -365,7 +365,7 @@ func (p *fileParser) at(lp *parser) {
 	if lp.err != nil {
 		return
 	}
-	a.At = when
+	a.At, a.After = when, after
 	if when > p.sc.RunFor && !p.broken["run"] {
 		lp.fail(t, "at %s is after the end of the run (%s%s); lengthen the run or move the action",
 			algo.FormatDuration(when), algo.FormatDuration(p.sc.RunFor), p.runAt())

@@ -258,6 +258,9 @@ func genScenario(t *rapid.T) *Scenario {
 	id := rapid.SampledFrom(sc.IDs)
 	for range rapid.IntRange(0, 8).Draw(t, "actions") {
 		a := sim.Action{At: time.Duration(rapid.Int64Range(0, int64(sc.RunFor/ms)).Draw(t, "at")) * ms}
+		if rapid.IntRange(0, 3).Draw(t, "mid") == 0 {
+			a.After = rapid.IntRange(1, 12).Draw(t, "after")
+		}
 		switch rapid.IntRange(0, 7).Draw(t, "op") {
 		case 0:
 			a.Op, a.Nodes = sim.Crash, []algo.ID{id.Draw(t, "n")}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"electsim/algo"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
@@ -53,7 +52,7 @@ func (s *Session) File(name, tool string) string {
 	} else {
 		fmt.Fprintf(&b, "# A session of %s: %s, with these actions taken in it:\n", tool, from)
 		for _, a := range s.user {
-			fmt.Fprintf(&b, "#   at %s %s\n", algo.FormatDuration(a.At), a)
+			fmt.Fprintf(&b, "#   at %s %s\n", scenarios.FormatWhen(a), a)
 		}
 		b.WriteString("# The narration (say) and the expectations are the scenario's own, written for the story\n" +
 			"# without those actions: they may no longer match. electsim run on this file replays the\n" +

@@ -52,7 +52,12 @@ func Ops() []Op {
 
 // Action is one scenario action at a virtual time.
 type Action struct {
-	At     time.Duration
+	At time.Duration
+	// After is how many of the inputs of instant At — messages delivered, timers fired, nodes
+	// booted or asked to elect — come before the action: 0, before all of them (with the
+	// actions of At, in the order given); K, once K of them are handled, or once the instant
+	// has no more if it has fewer. The scenario line `at 160ms after 2 inputs crash 3`.
+	After  int
 	Op     Op
 	Nodes  []algo.ID     // crash, recover, pause, resume, elect, clock
 	Groups [][]algo.ID   // partition

@@ -289,6 +289,9 @@ func (s *Sim) NextInput() (time.Duration, bool) {
 			see(k.at)
 		}
 	})
+	if len(s.mid) > 0 {
+		see(s.actions[s.mid[0]].At)
+	}
 	for i := range s.nodes {
 		n := &s.nodes[i]
 		if n.down {

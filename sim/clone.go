@@ -35,7 +35,7 @@ func (s *Sim) Clone() *Sim {
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
-		instant: s.instant, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
+		instant: s.instant, inputs: s.inputs, inputsAt: s.inputsAt, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
 		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 
@@ -44,6 +44,7 @@ func (s *Sim) Clone() *Sim {
 		epochs:     slices.Clone(s.epochs),
 		clocks:     slices.Clone(s.clocks),
 		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
+		mid:        slices.Clone(s.mid),
 		q:          s.q.clone(),
 		timerNames: slices.Clone(s.timerNames),
 		timerSet:   cloneTimerSet(s.timerSet),

@@ -30,8 +30,8 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 	reflect.TypeFor[Sim](): {
 		"cfg": shared, "cluster": shared, "edges": shared,
 		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied, "clocks": copied,
-		"actions": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
-		"instant": value, "halted": value, "elected": value, "sent": value, "phases": value,
+		"actions": copied, "mid": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
+		"instant": value, "inputs": value, "inputsAt": value, "halted": value, "elected": value, "sent": value, "phases": value,
 		"prefetcher": copied, // the states' addresses, the copy's own nodes'
 		"cur":        value,
 		"records":    fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
@@ -76,7 +76,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"violations": copied, "groups": copied,
 	},
 	reflect.TypeFor[watcher](): {"property": value, "judge": copied},
-	reflect.TypeFor[Action](): {"At": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value, "Rate": value,
+	reflect.TypeFor[Action](): {"At": value, "After": value, "Op": value, "Delay": value, "Drop": value, "Text": value, "Leader": value, "Rate": value,
 		"Nodes": shared, "Groups": shared, "Link": shared}, // an action is never changed once scheduled
 	reflect.TypeFor[Violation](): {"Property": value, "From": value, "To": value, "Detail": value, "Nodes": copied},
 	reflect.TypeFor[GroupsAt]():  {"At": value, "Before": value, "Groups": copied, "Joining": copied},

@@ -19,7 +19,8 @@ import (
 // It holds, times relative to now: every node's status and state (Node.AppendState), stable
 // storage and random source; every input to come, in the order it will come — messages in
 // flight (every field, and whether a crash of the receiver has lost it), timers (by name),
-// boots, elections, the scenario's actions — with the class that orders it among inputs of the
+// boots, elections, the scenario's actions (one that waits for inputs of its instant with how
+// many more it waits for) — with the class that orders it among inputs of the
 // same instant; what paused nodes hold; the network (algo-independent: partition, cuts,
 // delays, losses, FIFO waits) and, when it draws, its random source; the delays chosen at this
 // instant (ChooseDelays), while the instant goes on, and the links a fault holds at a delay; the monitors' memory that judges what is
@@ -153,7 +154,15 @@ func (s *Sim) appendInputs(b []byte) ([]byte, bool) {
 	for i := range in {
 		b = s.appendInput(b, &in[i])
 	}
-	return b, len(in) > 0 && !in[0].held && in[0].at == s.now
+	// The actions that wait for inputs of their instant: when, and how many inputs more.
+	b = binary.AppendUvarint(b, uint64(len(s.mid)))
+	for _, i := range s.mid {
+		a := &s.actions[i]
+		b = binary.AppendVarint(b, int64(a.At-s.now))
+		b = binary.AppendUvarint(b, uint64(max(a.After-s.InputsAt(a.At), 0)))
+		b = appendString(b, a.String())
+	}
+	return b, len(in) > 0 && !in[0].held && in[0].at == s.now || len(s.mid) > 0 && s.actions[s.mid[0]].At == s.now
 }
 
 func (s *Sim) appendInput(b []byte, in *input) []byte {

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"electsim/algo"
@@ -61,7 +63,13 @@ func (s *Sim) next(limit time.Duration) bool {
 		if s.cfg.UntilLeader && s.monitor.agreed != 0 {
 			s.elected = true // agreed at the end of the step before: the run is over
 		}
-		if s.halted != "" || s.elected || s.q.len() == 0 {
+		if s.halted != "" || s.elected {
+			return false
+		}
+		if s.takeMid(limit) {
+			return true
+		}
+		if s.q.len() == 0 {
 			return false
 		}
 		topAt, src := s.q.top()
@@ -123,23 +131,82 @@ func (s *Sim) next(limit time.Duration) bool {
 			side.held = append(side.held, idx)
 			continue
 		}
-		if at == s.now && s.steps > 0 {
-			s.instant++
-			if s.instant > s.cfg.StallSteps {
-				s.halted = fmt.Sprintf("%d steps went by without virtual time passing: the algorithm is in a loop", s.cfg.StallSteps)
-				s.q.release(idx)
-				return false
-			}
-		} else {
-			s.instant = 0
-		}
-		s.now = at
-		s.steps++
-		s.records = s.records[:0]
-		s.cur = *e
+		cur := *e
 		s.q.release(idx)
-		return true
+		return s.begin(at, cur)
 	}
+}
+
+// begin makes event e, due at at, the current step: the clock moves to at and the step count
+// goes up. It returns false, the run halted, when too many steps went by at one instant.
+func (s *Sim) begin(at time.Duration, e event) bool {
+	if at == s.now && s.steps > 0 {
+		s.instant++
+		if s.instant > s.cfg.StallSteps {
+			s.halted = fmt.Sprintf("%d steps went by without virtual time passing: the algorithm is in a loop", s.cfg.StallSteps)
+			return false
+		}
+	} else {
+		s.instant = 0
+	}
+	if e.kind != evAction {
+		s.inputs = s.InputsAt(at) + 1
+		s.inputsAt = at
+	}
+	s.now = at
+	s.steps++
+	s.records = s.records[:0]
+	s.cur = e
+	return true
+}
+
+// InputsNow returns how many inputs — messages delivered, timers fired, boots, elections — have
+// been handled at the current instant: what an action's After counts.
+func (s *Sim) InputsNow() int { return s.InputsAt(s.now) }
+
+// InputsAt returns how many inputs have been handled at instant at: none unless it is now.
+func (s *Sim) InputsAt(at time.Duration) int {
+	if s.inputsAt != at {
+		return 0
+	}
+	return s.inputs
+}
+
+// addMid adds action i, which waits for inputs of its instant, to those waiting: by time, then
+// by how many inputs each waits for, then in the order added.
+func (s *Sim) addMid(i int32) {
+	a := &s.actions[i]
+	at, _ := slices.BinarySearchFunc(s.mid, a, func(j int32, a *Action) int {
+		m := &s.actions[j]
+		if m.At != a.At {
+			return cmp.Compare(m.At, a.At)
+		}
+		if m.After != a.After {
+			return cmp.Compare(m.After, a.After)
+		}
+		return -1 // after every one equal to it
+	})
+	s.mid = slices.Insert(s.mid, at, i)
+}
+
+// takeMid makes the first action that waits for inputs of its instant the current step, if
+// its turn has come by limit: its instant has had the inputs it waits for, or has no more.
+func (s *Sim) takeMid(limit time.Duration) bool {
+	if len(s.mid) == 0 {
+		return false
+	}
+	i := s.mid[0]
+	a := &s.actions[i]
+	if a.At > limit {
+		return false
+	}
+	if s.q.len() > 0 {
+		if top, _ := s.q.top(); top < a.At || top == a.At && s.InputsAt(a.At) < a.After {
+			return false
+		}
+	}
+	s.mid = s.mid[1:]
+	return s.begin(a.At, event{kind: evAction, which: i})
 }
 
 // process carries out the current step's event. With baton set (the goroutine engine running

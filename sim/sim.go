@@ -13,27 +13,30 @@ import (
 
 // Sim is one run in progress. It is not safe for concurrent use: one goroutine drives it.
 type Sim struct {
-	cfg     Config
-	cluster *algo.Cluster
-	edges   *algo.Topology // the topology when it is not complete: sends off its edges stop the run
-	net     *network.Network
-	netRand *pcgRand   // the network's random source, kept so that Clone can copy it
-	nodes   []nodeRec  // ascending id
-	side    []nodeSide // by node index, as nodes; nil until needed (see sideOf)
-	crashes uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
-	epochs  []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
-	clocks  []clock    // per node, its own clock (clock.go); nil until a clock action sets one
-	actions []Action
-	q       queue
-	now     time.Duration
-	steps   int
-	done    bool
-	tracing bool
-	instant int    // steps in a row at the virtual time now; see StallSteps
-	halted  string // why the run ended before its end time, if it did
-	elected bool   // with UntilLeader: a leader is agreed, so the run is over
-	sent    int64  // messages sent so far, of every kind
-	phases  uint32 // the highest Phase a message sent so far carried
+	cfg      Config
+	cluster  *algo.Cluster
+	edges    *algo.Topology // the topology when it is not complete: sends off its edges stop the run
+	net      *network.Network
+	netRand  *pcgRand   // the network's random source, kept so that Clone can copy it
+	nodes    []nodeRec  // ascending id
+	side     []nodeSide // by node index, as nodes; nil until needed (see sideOf)
+	crashes  uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
+	epochs   []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
+	clocks   []clock    // per node, its own clock (clock.go); nil until a clock action sets one
+	actions  []Action
+	mid      []int32 // the actions that wait for inputs of their instant (Action.After), by At then After, in the order given
+	q        queue
+	now      time.Duration
+	steps    int
+	done     bool
+	tracing  bool
+	instant  int // steps in a row at the virtual time now; see StallSteps
+	inputs   int // inputs handled at instant inputsAt: what an action's After counts
+	inputsAt time.Duration
+	halted   string // why the run ended before its end time, if it did
+	elected  bool   // with UntilLeader: a leader is agreed, so the run is over
+	sent     int64  // messages sent so far, of every kind
+	phases   uint32 // the highest Phase a message sent so far carried
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
@@ -127,6 +130,10 @@ func New(cfg Config) (*Sim, error) {
 	slices.SortStableFunc(s.actions, func(a, b Action) int { return int(a.At - b.At) })
 	var later []int32
 	for i, a := range s.actions {
+		if a.After > 0 {
+			s.addMid(int32(i))
+			continue
+		}
 		if a.At == 0 && a.Op != Elect {
 			s.q.push(0, classAction, event{kind: evAction, which: int32(i)})
 		} else {
@@ -151,7 +158,8 @@ func New(cfg Config) (*Sim, error) {
 
 // Schedule adds an action to the run, at a.At — as if it had been a line of the scenario: it
 // happens before anything else due at that instant that the run scheduled itself. a.At must not
-// be before the current time, nor after the end of the run. The TUI schedules what its user
+// be before the current time, nor after the end of the run; with a.After, an action at the
+// current instant must not wait for fewer inputs than it has had (InputsNow). The TUI schedules what its user
 // does this way, just after the current time, so that a session saved with those actions
 // replays to the same trace.
 func (s *Sim) Schedule(a Action) error {
@@ -165,7 +173,15 @@ func (s *Sim) Schedule(a Action) error {
 	if err := a.validate(func(id algo.ID) bool { return s.cluster.Index(id) >= 0 }); err != nil {
 		return err
 	}
+	if a.After > 0 && a.At == s.now && a.After < s.InputsNow() {
+		return fmt.Errorf("%s: it waits for %d of the inputs at %s, but %d have been handled already", a, a.After,
+			algo.FormatDuration(s.now), s.InputsNow())
+	}
 	s.actions = append(s.actions, a)
+	if a.After > 0 {
+		s.addMid(int32(len(s.actions) - 1))
+		return nil
+	}
 	s.q.push(a.At, classAction, event{kind: evAction, which: int32(len(s.actions) - 1)})
 	return nil
 }

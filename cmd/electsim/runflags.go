@@ -315,12 +315,12 @@ func (f *runFlags) applyActions(cfg *sim.Config, sc *scenarios.Scenario) error {
 		for _, id := range a.Action.NodeIDs() {
 			if !slices.Contains(cfg.IDs, id) {
 				return usagef("%s.scn:%d: at %s %s names node %d, which the nodes you chose (%s) leave out",
-					sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, id, members)
+					sc.Name, a.Line, scenarios.FormatWhen(a.Action), a.Action, id, members)
 			}
 		}
 		if a.At > cfg.RunFor {
 			return usagef("%s.scn:%d: at %s %s comes after the end of the run you chose (%s)",
-				sc.Name, a.Line, algo.FormatDuration(a.At), a.Action, algo.FormatDuration(cfg.RunFor))
+				sc.Name, a.Line, scenarios.FormatWhen(a.Action), a.Action, algo.FormatDuration(cfg.RunFor))
 		}
 	}
 	for _, text := range f.ats {
