@@ -186,6 +186,24 @@ func (s *Sim) Schedule(a Action) error {
 	return nil
 }
 
+// Interject adds an action to the run at the current instant, to happen at the next step,
+// before the inputs of the instant still to come and after the InputsNow() handled: as a
+// scenario's `at NOW after K inputs` line would, K being InputsNow() — or, with none handled
+// yet, as its `at NOW` line would. An explorer places its faults this way at every boundary
+// between two steps. It returns the action as it will happen, its time and After set.
+func (s *Sim) Interject(a Action) (Action, error) {
+	if s.done {
+		return a, fmt.Errorf("the run is over")
+	}
+	a.At, a.After = s.now, s.InputsNow()
+	if err := a.validate(func(id algo.ID) bool { return s.cluster.Index(id) >= 0 }); err != nil {
+		return a, err
+	}
+	s.actions = append(s.actions, a)
+	s.addMid(int32(len(s.actions) - 1))
+	return a, nil
+}
+
 // Run runs to the end and returns the summary. The goroutines are stopped.
 func (s *Sim) Run() Summary {
 	s.RunUntil(s.cfg.RunFor)

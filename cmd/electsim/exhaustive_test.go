@@ -114,7 +114,7 @@ func TestExhaustiveOutReplays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := regexp.MustCompile(`(?m)^at (\S+) +say ".*"\nat (\S+) +break$`).FindStringSubmatch(string(src)); m == nil || m[1] != m[2] {
+		if m := regexp.MustCompile(`(?m)^at (\S+(?: after \d+ inputs?)?) +say ".*"\nat (\S+(?: after \d+ inputs?)?) +break$`).FindStringSubmatch(string(src)); m == nil || m[1] != m[2] {
 			t.Errorf("%s: no break right after the narration, at its time, in\n%s", tt.name, src)
 		}
 		code, out, errOut = call("run", file, "--json")

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -52,7 +53,13 @@ func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 					cx.Losses = append(cx.Losses, c.Delay)
 				}
 			default:
-				cx.Delays = append(cx.Delays, c.Delay)
+				d := c.Delay
+				if x.delayFaultAt(cx.Faults, d) {
+					// A fault set the link back at this instant, after inputs of it: the
+					// choice comes after them too, just before the input that sends.
+					d.After = s.InputsNow() - 1
+				}
+				cx.Delays = append(cx.Delays, d)
 			}
 		}
 		cx.Steps++
@@ -63,11 +70,25 @@ func (x *Explorer) counterexample(tree []link, i int) Counterexample {
 	}
 	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, nil, v.From)
 	cx.Config.Draws = cx.Draws
-	cx.Narration = sim.Action{At: v.From, Op: sim.Say, Text: x.explain(v, &cx)}
-	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, []sim.Action{cx.Narration, {At: v.From, Op: sim.Break}}, v.From)
+	// The narration and the break come as the property breaks: after the inputs of its
+	// instant that break it.
+	after := 0
+	if v.From == s.Now() {
+		after = s.InputsNow()
+	}
+	cx.Narration = sim.Action{At: v.From, After: after, Op: sim.Say, Text: x.explain(v, &cx)}
+	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, []sim.Action{cx.Narration, {At: v.From, After: after, Op: sim.Break}}, v.From)
 	cx.Config.Draws = cx.Draws
 	cx.Violation = v
 	return cx
+}
+
+// delayFaultAt reports whether one of faults set the delay of d's link at d's instant after
+// some of its inputs.
+func (x *Explorer) delayFaultAt(faults []sim.Action, d sim.LinkDelay) bool {
+	return slices.ContainsFunc(faults, func(a sim.Action) bool {
+		return a.Op == sim.SetDelay && a.At == d.At && a.After > 0 && *a.Link == d.Link
+	})
 }
 
 // addDraw appends point p to node id's draws, keeping the nodes in ascending order.
@@ -81,11 +102,12 @@ func addDraw(draws []sim.NodeDraws, id algo.ID, p sim.DrawPoint) []sim.NodeDraws
 }
 
 // config is the run of a schedule: every link's delay the first of the delays, and at each
-// instant, in this order: the delay faults (a link delayed, or set back), the other delays
-// chosen — as actions, only where a link's delay changes — the base's own actions, the other
-// faults, the narration. (At an instant the explorer applies a fault first, and a link then
-// chooses on its first message, so this order replays the schedule.) It runs a little past
-// the violation at at.
+// instant, before its first input and then after each input that a fault follows (Action.After),
+// in this order: the delay faults (a link delayed, or set back), the other delays chosen — as
+// actions, only where a link's delay changes — the base's own actions, the other faults, the
+// narration. (At an instant the explorer applies a fault first, and a link then chooses on its
+// first message, so this order replays the schedule.) It runs a little past the violation at
+// at.
 func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []sim.Action, at time.Duration) sim.Config {
 	cfg := x.base
 	// Every link starts with the first delay: only the other choices need an action. (The FIFO
@@ -98,7 +120,7 @@ func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []si
 	var all []ranked
 	for _, d := range delays {
 		l := d.Link
-		all = append(all, ranked{sim.Action{At: d.At, Op: sim.SetDelay, Link: &l, Delay: network.Delay{Min: d.Delay, Max: d.Delay}}, 1})
+		all = append(all, ranked{sim.Action{At: d.At, After: d.After, Op: sim.SetDelay, Link: &l, Delay: network.Delay{Min: d.Delay, Max: d.Delay}}, 1})
 	}
 	for _, a := range x.base.Actions {
 		all = append(all, ranked{a, 2})
@@ -118,14 +140,10 @@ func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []si
 	for _, l := range losses {
 		link := l.Link
 		all = append(all, ranked{sim.Action{At: l.At, Op: sim.SetDrop, Link: &link, Drop: 100}, 0},
-			ranked{sim.Action{At: l.At + faultDelta, Op: sim.SetDrop, Link: &link, Drop: x.base.Network.Drop * 100}, 0})
+			ranked{sim.Action{At: l.At + lossSpan, Op: sim.SetDrop, Link: &link, Drop: x.base.Network.Drop * 100}, 0})
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
-		switch {
-		case a.a.At != b.a.At:
-			return cmpDuration(a.a.At, b.a.At)
-		}
-		return a.rank - b.rank
+		return cmp.Or(cmp.Compare(a.a.At, b.a.At), cmp.Compare(a.a.After, b.a.After), a.rank-b.rank)
 	})
 	current := map[network.Link]network.Delay{}
 	cfg.Actions = nil
@@ -145,16 +163,6 @@ func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []si
 	cfg.RunFor = at.Truncate(10*time.Millisecond) + 20*time.Millisecond
 	cfg.Engine = sim.Goroutine // what electsim run uses unless told otherwise
 	return cfg
-}
-
-func cmpDuration(a, b time.Duration) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // explain says in a sentence or two what breaks, for the counterexample's narration.

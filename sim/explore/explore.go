@@ -95,10 +95,9 @@ const (
 	// DefaultMaxTerm bounds the terms of an algorithm with terms unless told: terms enough for
 	// an election, a split vote, and the elections after two faults.
 	DefaultMaxTerm = 4
-	// faultDelta is how long after the event it follows a fault happens: the explorer applies
-	// faults between instants, and a fault one microsecond after the last input of an instant
-	// replays as a scenario's `at` line exactly (scenario actions come first at their instant).
-	faultDelta = time.Microsecond
+	// lossSpan is how long a counterexample's drop of 100% lasts, for a link that lost its
+	// messages of an instant: it is set back before the next instant's inputs.
+	lossSpan = time.Microsecond
 )
 
 // Explorer is a prepared exploration.
@@ -372,33 +371,31 @@ func (x *Explorer) root() *sim.Sim {
 }
 
 // A transition is encoded in 32 bits: the fault applied before the step in the top 8 (0 for
-// none; else its index in x.faults plus one, and lateBit when it falls late), the step's choices
-// as a code (sim.StepChoosing) in the low 24.
+// none; else its index in x.faults plus one, and lateBit when it falls at the next instant),
+// the step's choices as a code (sim.StepChoosing) in the low 24.
 const (
 	faultShift = 24
 	vecMask    = 1<<faultShift - 1
 	lateBit    = 0x80
 )
 
-// begin applies fault code f (0: none) to s, between this instant and the next event's: early,
-// 1µs after now, or with lateBit late, 1µs before the next event — the two bounds of the quiet
-// stretch between them. (Early is the next event's time if that is sooner.) It returns the
-// action scheduled.
+// begin applies fault code f (0: none) to s at the boundary before its next step: at this
+// instant, after the inputs handled so far (Sim.Interject: between two inputs of the instant,
+// or after its last), or with lateBit at the next instant, before its inputs — the two ends
+// of a quiet stretch. It returns the action as it happens.
 func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 	if f == 0 {
 		return sim.Action{}
 	}
 	a := x.faults[f&^lateBit-1]
-	next, ok := s.NextInput()
-	switch {
-	case f&lateBit != 0:
-		a.At = next - faultDelta
-	case ok && next-s.Now() < faultDelta:
-		a.At = next
-	default:
-		a.At = s.Now() + faultDelta
+	var err error
+	if f&lateBit != 0 {
+		a.At, _ = s.NextInput()
+		err = s.Schedule(a)
+	} else {
+		a, err = s.Interject(a)
 	}
-	if err := s.Schedule(a); err != nil {
+	if err != nil {
 		panic(fmt.Sprintf("explore: %s: %v", a, err))
 	}
 	if a.Op == sim.SetDelay {
@@ -407,11 +404,11 @@ func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 	return a
 }
 
-// lateToo reports whether a fault may also fall late between now and the next event of s: the
-// stretch is longer than twice faultDelta.
+// lateToo reports whether a fault may also fall at the next instant: the inputs of this one
+// are over, and another comes.
 func lateToo(s *sim.Sim) bool {
 	next, ok := s.NextInput()
-	return ok && next-s.Now() > 2*faultDelta
+	return ok && next > s.Now()
 }
 
 // cost is the faults transition t takes.

@@ -218,14 +218,12 @@ func (w *worker) children(s *sim.Sim, used int, out []child) []child {
 	}
 	w.faults = w.faults[:0]
 	if used+s.Losses() < x.budget && len(x.faults) > 0 {
-		if next, ok := s.NextInput(); !ok || next > s.Now() { // the instant's inputs come first
-			late := lateToo(s)
-			for i := range x.faults {
-				if x.applies(s, &x.faults[i]) {
-					w.faults = append(w.faults, uint32(i+1))
-					if late {
-						w.faults = append(w.faults, uint32(i+1)|lateBit)
-					}
+		late := lateToo(s)
+		for i := range x.faults {
+			if x.applies(s, &x.faults[i]) {
+				w.faults = append(w.faults, uint32(i+1))
+				if late {
+					w.faults = append(w.faults, uint32(i+1)|lateBit)
 				}
 			}
 		}

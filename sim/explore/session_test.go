@@ -13,8 +13,8 @@ import (
 )
 
 // The counterexample's scenario, written out and read back, plays in a session — what the TUI
-// steps through — to its break at the violation, then to the violation itself, and its
-// expectation holds at the end. (An external test: session imports report, which imports
+// steps through — to the violation, then to its break just after, and its expectation holds at
+// the end. (An external test: session imports report, which imports
 // explore.)
 func TestCounterexamplePlaysInASession(t *testing.T) {
 	info, err := algo.Lookup("bully")
@@ -41,15 +41,18 @@ func TestCounterexamplePlaysInASession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	brokeAt := -1
+	brokeAt, breakAt := -1, -1
 	for i := 0; ; i++ {
 		st, ok := ses.Next()
 		if !ok {
 			break
 		}
 		for _, r := range st.Records {
-			if r.Type == sim.RecBreak && r.At != cx.Violation.From {
-				t.Errorf("a break at %v, not at the violation (%v)", r.At, cx.Violation.From)
+			if r.Type == sim.RecBreak {
+				breakAt = i
+				if r.At != cx.Violation.From {
+					t.Errorf("a break at %v, not at the violation (%v)", r.At, cx.Violation.From)
+				}
 			}
 			if r.Type == sim.RecState && r.New == sim.Status(algo.Leader) && r.At == cx.Violation.From && brokeAt < 0 {
 				brokeAt = i
@@ -58,6 +61,9 @@ func TestCounterexamplePlaysInASession(t *testing.T) {
 	}
 	if brokeAt < 0 {
 		t.Error("no node became a leader at the violation's time")
+	}
+	if breakAt <= brokeAt {
+		t.Errorf("the break is step %d, before the second leader (step %d): it must come once the property breaks", breakAt, brokeAt)
 	}
 	end := ses.Ending()
 	if end == nil || len(end.Results) != 1 || !end.Results[0].OK {
