@@ -72,11 +72,12 @@ type raftConfig struct {
 
 func raftInfo() *Info {
 	return &Info{
-		Name:    "raft",
-		Summary: "Ongaro and Ousterhout's Raft election (2014): terms, one vote per term, a majority wins",
-		Kinds:   []string{KindRequestVote, KindVote, KindAppend},
-		Routine: []string{KindAppend},
-		Terms:   true,
+		Name:      "raft",
+		Summary:   "Ongaro and Ousterhout's Raft election (2014): terms, one vote per term, a majority wins",
+		Kinds:     []string{KindRequestVote, KindVote, KindAppend},
+		Routine:   []string{KindAppend},
+		Terms:     true,
+		StoredIDs: []string{diskVotedFor},
 		Params: []Param{
 			{Key: "heartbeat", Kind: DurationParam, Default: "50ms",
 				Help: "a leader sends APPEND to every other node at this interval"},

@@ -62,6 +62,10 @@ type Info struct {
 	// matrix or the TUI — and its own Monitors say what it promises instead. A run reports its
 	// groups: who follows which coordinator, before each fault and at the end.
 	Groups bool
+	// StoredIDs are the keys under which its nodes keep a node's id on stable storage (Raft's
+	// vote), not a number that grows: an exploration's bound on stored numbers
+	// (check --exhaustive --max-stored) leaves them alone.
+	StoredIDs []string
 }
 
 // Winner is the leader an algorithm elects when nothing fails.

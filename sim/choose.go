@@ -339,12 +339,15 @@ func (s *Sim) MaxTerm() uint64 {
 	return t
 }
 
-// MaxStored returns the highest number any node keeps on stable storage (Env.Store).
+// MaxStored returns the highest number any node keeps on stable storage (Env.Store), the ids
+// it keeps there (Info.StoredIDs) left out.
 func (s *Sim) MaxStored() uint64 {
 	var v uint64
 	for i := range s.side {
-		for _, x := range s.side[i].disk {
-			v = max(v, x)
+		for k, x := range s.side[i].disk {
+			if !slices.Contains(s.cfg.Algorithm.StoredIDs, k) {
+				v = max(v, x)
+			}
 		}
 	}
 	return v

@@ -317,3 +317,26 @@ func TestRaftVoteSurvivesCrash(t *testing.T) {
 		})
 	}
 }
+
+// A Raft node's vote is an id on stable storage, not a number that grows: MaxStored, an
+// explorer's bound on stored numbers, reads the term alone.
+func TestMaxStoredLeavesVotesOut(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		cfg := fixed(t, "raft", 3, 10*time.Millisecond, sim.Inline)
+		cfg.RunFor, cfg.Seed = time.Second, seed
+		s, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Run()
+		leader, term := s.Summary().Leader, s.MaxTerm()
+		if leader < 2 || term == 0 || term >= uint64(leader) {
+			continue // the test needs a leader whose id is above the term
+		}
+		if got := s.MaxStored(); got != term {
+			t.Errorf("seed %d: MaxStored = %d with leader %d of term %d; want the term, %d", seed, got, leader, term, term)
+		}
+		return
+	}
+	t.Fatal("no seed of 1..20 elects a leader whose id is above its term")
+}

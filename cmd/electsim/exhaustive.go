@@ -63,9 +63,10 @@ func exhaustiveCommand(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *exha
 		report.WriteExhaustiveHeading(stdout, p, x)
 	}
 	// Many short-lived copies of a run and a large set that lives: collect garbage less often,
-	// within a bound on the heap.
+	// within a bound on the heap that grows with the states kept — a bound below what they
+	// hold would have the collector run without end.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1536 << 20))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(heapLimit(x.Bounds().MaxStates)))
 	progress := newProgress(stderr, getenv)
 	start := time.Now()
 	e := &report.Exhaustive{Explorer: x, Reproduce: exhaustiveReproduce(fs, rf, cf, ef, x)}
@@ -199,4 +200,12 @@ func exhaustiveReproduce(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *ex
 		parts = append(parts, fmt.Sprintf("--seed %d", cfg.Seed))
 	}
 	return strings.Join(parts, " ")
+}
+
+// heapLimit is the soft bound on the heap while an exploration keeps at most states distinct
+// states: 1.5 GB up to 10,000,000 of them (docs/properties.md, "Measured"), in proportion
+// beyond.
+func heapLimit(states int64) int64 {
+	const base, per = 1536 << 20, (1536 << 20) / 10_000_000
+	return max(base, states*per)
 }
