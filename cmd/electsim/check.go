@@ -57,8 +57,8 @@ shorter ones, fewer nodes — and printed before and after; --out writes it as a
 Exit 0 when the property held in every run, 1 when a run broke it. With --matrix: every
 algorithm under every fault class, exit 1 when a cell disagrees with the theory (docs/properties.md).
 With --exhaustive (at most 5 nodes): every schedule instead, breadth first — each message's delay
-one of --delays, at most --budget faults each between two instants, at most --depth steps — so the
-first counterexample found is the shortest; exit 1 when one is found.`)
+one of --delays, at most --budget faults each at any boundary between two steps, at most --depth
+steps — so the first counterexample found is the shortest; exit 1 when one is found.`)
 		fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
 		fmt.Fprintln(w, `
 Examples:
