@@ -67,7 +67,7 @@ Examples:
   electsim check --algo lease --set fencing=off --faults pause --property no-stale-write --out stale.scn
   electsim check --matrix
   electsim check --exhaustive --algo bully --nodes 3 --faults partition --budget 1 --out split.scn
-  electsim check --exhaustive --algo raft --nodes 3 --faults crash,recover --budget 2 --property one-leader-per-term`)
+  electsim check --exhaustive --algo raft --nodes 3 --faults crash,recover --budget 2 --property one-leader-per-term --delays 10ms --depth 300`)
 	}
 }
 
