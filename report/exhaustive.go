@@ -86,7 +86,10 @@ func WriteExhaustive(w io.Writer, p Palette, e *Exhaustive) {
 			p.Red("✗"), x.Property(), human.Plural(cx.Steps, "step"), human.Plural(cx.FaultCount(), "fault"))
 		fmt.Fprintf(w, "  %s\n", brokenText(cx.Violation))
 		fmt.Fprintln(w, p.Dim("  its schedule (every link's delay "+algo.FormatDuration(b.Delays[0])+" unless an action says otherwise):"))
-		for _, a := range cx.Config.Actions {
+		for i, a := range cx.Config.Actions {
+			if i == 0 && a.At == 0 && a.Op == sim.SetDelay && a.Link == nil {
+				continue // every link's first delay, which the line above says
+			}
 			fmt.Fprintln(w, "    "+scenarios.FormatAt(a))
 		}
 		fmt.Fprintln(w)

@@ -130,7 +130,7 @@ func (p *parser) when(what string) (time.Duration, int) {
 		return at, 0
 	}
 	n, err := strconv.Atoi(t.text)
-	if err != nil || n < 0 || n > maxAfter {
+	if err != nil || n < 0 || n > maxAfter || strings.Trim(t.text, "0123456789") != "" {
 		p.fail(t, "expected %s (a whole number from 0 to %d), got %q", form, maxAfter, t.text)
 		return at, 0
 	}

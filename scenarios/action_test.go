@@ -185,6 +185,7 @@ func TestParseAtAfterInputs(t *testing.T) {
 	for text, want := range map[string]string{
 		"160ms after crash 3":           `column 13: expected how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3 (a whole number from 0 to 1000000), got "crash"`,
 		"160ms after -1 inputs crash 3": `column 13: expected how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3 (a whole number from 0 to 1000000), got "-1"`,
+		"160ms after +2 inputs crash 3": `column 13: expected how many of the instant's inputs come first, as in at 160ms after 2 inputs crash 3 (a whole number from 0 to 1000000), got "+2"`,
 		"160ms after 2 crash 3":         `column 15: expected "inputs" after the number, as in at 160ms after 2 inputs crash 3, got "crash"`,
 		"160ms after 2":                 `column 14: expected "inputs" after the number, as in at 160ms after 2 inputs crash 3; the line ends here`,
 	} {

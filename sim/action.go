@@ -212,6 +212,9 @@ func (a Action) validate(known func(algo.ID) bool) error {
 	if a.At < 0 {
 		return fmt.Errorf("%s: negative time %s", a, a.At)
 	}
+	if a.After < 0 {
+		return fmt.Errorf("%s: after %d inputs: expected 0 or more", a, a.After)
+	}
 	if a.NamesLeader() && WhyNotLeader(a.Op) != "" {
 		return fmt.Errorf("%s: %s", a, WhyNotLeader(a.Op))
 	}

@@ -24,12 +24,9 @@ import (
 // by the arity for the next one. Choices records them.
 
 // LinkDelay is one choice of delay: the link's messages sent at instant At take Delay, the
-// option Option of the run's delays. After, for a replay, is how many inputs of the instant
-// come before the delay is set (Action.After): 0, unless a fault set the link's delay after
-// some of them.
+// option Option of the run's delays.
 type LinkDelay struct {
 	At     time.Duration
-	After  int
 	Link   network.Link
 	Option int
 	Delay  time.Duration

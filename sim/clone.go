@@ -35,7 +35,7 @@ func (s *Sim) Clone() *Sim {
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
-		instant: s.instant, inputs: s.inputs, inputsAt: s.inputsAt, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
+		instant: s.instant, inputs: s.inputs, inputsAt: s.inputsAt, stepAfter: s.stepAfter, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
 		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 

@@ -31,7 +31,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"cfg": shared, "cluster": shared, "edges": shared,
 		"net": copied, "netRand": copied, "nodes": copied, "side": copied, "crashes": value, "epochs": copied, "clocks": copied,
 		"actions": copied, "mid": copied, "q": copied, "now": value, "steps": value, "done": value, "tracing": value,
-		"instant": value, "inputs": value, "inputsAt": value, "halted": value, "elected": value, "sent": value, "phases": value,
+		"instant": value, "inputs": value, "inputsAt": value, "stepAfter": value, "halted": value, "elected": value, "sent": value, "phases": value,
 		"prefetcher": copied, // the states' addresses, the copy's own nodes'
 		"cur":        value,
 		"records":    fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps

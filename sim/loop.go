@@ -16,6 +16,12 @@ type StepResult struct {
 	At      time.Duration // its virtual time
 	Records []Record      // what it caused, when tracing; valid until the next Step
 	Break   bool          // it was a `break` action: a demo stops here
+	// After is how many inputs of its instant came before it: the step replays as an action
+	// `at At after After inputs` would, before the input it was or in the action's place.
+	After int
+	// Action is, when the step was an action, its index among the run's actions — Actions()
+	// — and -1 when it was an input.
+	Action int
 }
 
 // Step processes the next event and reports what it did. It returns false, and does nothing,
@@ -129,6 +135,7 @@ func (s *Sim) next(limit time.Duration) bool {
 			}
 			side := s.sideOf(e.node)
 			side.held = append(side.held, idx)
+			s.countInput(at) // it reached the node, which holds it: an action may wait for it
 			continue
 		}
 		cur := *e
@@ -149,9 +156,9 @@ func (s *Sim) begin(at time.Duration, e event) bool {
 	} else {
 		s.instant = 0
 	}
+	s.stepAfter = s.InputsAt(at)
 	if e.kind != evAction {
-		s.inputs = s.InputsAt(at) + 1
-		s.inputsAt = at
+		s.countInput(at)
 	}
 	s.now = at
 	s.steps++
@@ -160,8 +167,15 @@ func (s *Sim) begin(at time.Duration, e event) bool {
 	return true
 }
 
-// InputsNow returns how many inputs — messages delivered, timers fired, boots, elections — have
-// been handled at the current instant: what an action's After counts.
+// countInput counts an input of instant at: handled, or held by a paused node.
+func (s *Sim) countInput(at time.Duration) {
+	s.inputs = s.InputsAt(at) + 1
+	s.inputsAt = at
+}
+
+// InputsNow returns how many inputs have reached nodes at the current instant — messages that
+// arrived (delivered, dropped as they arrived, or held by a paused node), timers that fired
+// (or were held), boots, elections: what an action's After counts.
 func (s *Sim) InputsNow() int { return s.InputsAt(s.now) }
 
 // InputsAt returns how many inputs have been handled at instant at: none unless it is now.
@@ -173,16 +187,14 @@ func (s *Sim) InputsAt(at time.Duration) int {
 }
 
 // addMid adds action i, which waits for inputs of its instant, to those waiting: by time, then
-// by how many inputs each waits for, then in the order added.
-func (s *Sim) addMid(i int32) {
+// by how many inputs each waits for, then in the order added — or, with first, ahead of those
+// equal to it.
+func (s *Sim) addMid(i int32, first bool) {
 	a := &s.actions[i]
 	at, _ := slices.BinarySearchFunc(s.mid, a, func(j int32, a *Action) int {
 		m := &s.actions[j]
-		if m.At != a.At {
-			return cmp.Compare(m.At, a.At)
-		}
-		if m.After != a.After {
-			return cmp.Compare(m.After, a.After)
+		if c := cmp.Or(cmp.Compare(m.At, a.At), cmp.Compare(m.After, a.After)); c != 0 || first {
+			return cmp.Or(c, 1)
 		}
 		return -1 // after every one equal to it
 	})
@@ -234,8 +246,11 @@ func (s *Sim) process(baton bool) turn {
 // result reports the step just processed.
 func (s *Sim) result() StepResult {
 	e := &s.cur
-	return StepResult{Step: s.steps, At: s.now, Records: s.records,
-		Break: e.kind == evAction && s.actions[e.which].Op == Break}
+	r := StepResult{Step: s.steps, At: s.now, Records: s.records, After: s.stepAfter, Action: -1}
+	if e.kind == evAction {
+		r.Action, r.Break = int(e.which), s.actions[e.which].Op == Break
+	}
+	return r
 }
 
 // RunUntil runs every event due by time t (or by the end of the run, if sooner), and ends the

@@ -13,30 +13,31 @@ import (
 
 // Sim is one run in progress. It is not safe for concurrent use: one goroutine drives it.
 type Sim struct {
-	cfg      Config
-	cluster  *algo.Cluster
-	edges    *algo.Topology // the topology when it is not complete: sends off its edges stop the run
-	net      *network.Network
-	netRand  *pcgRand   // the network's random source, kept so that Clone can copy it
-	nodes    []nodeRec  // ascending id
-	side     []nodeSide // by node index, as nodes; nil until needed (see sideOf)
-	crashes  uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
-	epochs   []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
-	clocks   []clock    // per node, its own clock (clock.go); nil until a clock action sets one
-	actions  []Action
-	mid      []int32 // the actions that wait for inputs of their instant (Action.After), by At then After, in the order given
-	q        queue
-	now      time.Duration
-	steps    int
-	done     bool
-	tracing  bool
-	instant  int // steps in a row at the virtual time now; see StallSteps
-	inputs   int // inputs handled at instant inputsAt: what an action's After counts
-	inputsAt time.Duration
-	halted   string // why the run ended before its end time, if it did
-	elected  bool   // with UntilLeader: a leader is agreed, so the run is over
-	sent     int64  // messages sent so far, of every kind
-	phases   uint32 // the highest Phase a message sent so far carried
+	cfg       Config
+	cluster   *algo.Cluster
+	edges     *algo.Topology // the topology when it is not complete: sends off its edges stop the run
+	net       *network.Network
+	netRand   *pcgRand   // the network's random source, kept so that Clone can copy it
+	nodes     []nodeRec  // ascending id
+	side      []nodeSide // by node index, as nodes; nil until needed (see sideOf)
+	crashes   uint32     // crashes so far (fewer than 2^32 in any run): a delivery is stamped with the count when sent
+	epochs    []uint32   // per node, the count of crashes just after its last (0: none): a delivery stamped before that was in flight to an incarnation that is gone, and is lost
+	clocks    []clock    // per node, its own clock (clock.go); nil until a clock action sets one
+	actions   []Action
+	mid       []int32 // the actions that wait for inputs of their instant (Action.After), by At then After, in the order given
+	q         queue
+	now       time.Duration
+	steps     int
+	done      bool
+	tracing   bool
+	instant   int // steps in a row at the virtual time now; see StallSteps
+	inputs    int // inputs handled at instant inputsAt: what an action's After counts
+	inputsAt  time.Duration
+	stepAfter int    // the inputs of its instant before the current step (StepResult.After)
+	halted    string // why the run ended before its end time, if it did
+	elected   bool   // with UntilLeader: a leader is agreed, so the run is over
+	sent      int64  // messages sent so far, of every kind
+	phases    uint32 // the highest Phase a message sent so far carried
 
 	haltAction *Action // the action the run stopped at because it could not happen, if it did
 
@@ -131,7 +132,7 @@ func New(cfg Config) (*Sim, error) {
 	var later []int32
 	for i, a := range s.actions {
 		if a.After > 0 {
-			s.addMid(int32(i))
+			s.addMid(int32(i), false)
 			continue
 		}
 		if a.At == 0 && a.Op != Elect {
@@ -179,30 +180,41 @@ func (s *Sim) Schedule(a Action) error {
 	}
 	s.actions = append(s.actions, a)
 	if a.After > 0 {
-		s.addMid(int32(len(s.actions) - 1))
+		s.addMid(int32(len(s.actions)-1), false)
 		return nil
 	}
 	s.q.push(a.At, classAction, event{kind: evAction, which: int32(len(s.actions) - 1)})
 	return nil
 }
 
-// Interject adds an action to the run at the current instant, to happen at the next step,
-// before the inputs of the instant still to come and after the InputsNow() handled: as a
-// scenario's `at NOW after K inputs` line would, K being InputsNow() — or, with none handled
-// yet, as its `at NOW` line would. An explorer places its faults this way at every boundary
-// between two steps. It returns the action as it will happen, its time and After set.
+// Interject adds an action to the run to happen at the next step, ahead of everything else
+// due then: at a.At, the current instant or the time of its next input. At the current
+// instant it comes after the InputsNow() inputs handled, as a scenario's `at NOW after K
+// inputs` line would, K being InputsNow(); at a later instant, before its inputs. Either
+// way it comes before the actions due at that point, as if written first among them. An
+// explorer places its faults this way at every boundary between two steps. It returns the
+// action as it will happen, After set.
 func (s *Sim) Interject(a Action) (Action, error) {
 	if s.done {
 		return a, fmt.Errorf("the run is over")
 	}
-	a.At, a.After = s.now, s.InputsNow()
+	if next, ok := s.NextInput(); a.At != s.now && (!ok || a.At != next) {
+		return a, fmt.Errorf("%s: interjected at %s, neither now (%s) nor at the next input", a,
+			algo.FormatDuration(a.At), algo.FormatDuration(s.now))
+	}
+	a.After = s.InputsAt(a.At)
 	if err := a.validate(func(id algo.ID) bool { return s.cluster.Index(id) >= 0 }); err != nil {
 		return a, err
 	}
 	s.actions = append(s.actions, a)
-	s.addMid(int32(len(s.actions) - 1))
+	s.addMid(int32(len(s.actions)-1), true)
 	return a, nil
 }
+
+// Actions returns the run's actions, in the order StepResult.Action counts them: the
+// Config's in order of time (those of one time as given), then those added since, in the
+// order added. The slice is the run's: do not change it.
+func (s *Sim) Actions() []Action { return s.actions }
 
 // Run runs to the end and returns the summary. The goroutines are stopped.
 func (s *Sim) Run() Summary {

@@ -203,9 +203,9 @@ func exhaustiveReproduce(fs *pflag.FlagSet, rf *runFlags, cf *checkFlags, ef *ex
 }
 
 // heapLimit is the soft bound on the heap while an exploration keeps at most states distinct
-// states: 1.5 GB up to 10,000,000 of them (docs/properties.md, "Measured"); beyond, what the
-// set and the tree hold at their peak, as they grow (80 bytes a state), and 0.7 GB for the
-// replays' garbage. Below that the collector would run without end.
+// states: 1.5 GB (docs/properties.md, "Measured"), or, if more, what the set and the tree hold
+// at their peak as they grow (80 bytes a state) and 0.7 GB for the replays' garbage — more
+// from about 10,700,000 states. Below that the collector would run without end.
 func heapLimit(states int64) int64 {
 	return max(1536<<20, states*80+700<<20)
 }

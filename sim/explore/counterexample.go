@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -34,61 +33,87 @@ type Counterexample struct {
 // counterexample replays the schedule to tree[i], which breaks the property, and writes it as
 // a run.
 func (x *Explorer) counterexample(tree []link, i int) Counterexample {
-	s := x.root()
-	cx := Counterexample{Property: x.property}
-	for _, t := range path(tree, i) {
-		if a := x.begin(s, t>>faultShift); t>>faultShift != 0 {
-			cx.Faults = append(cx.Faults, a)
-		}
-		x.allow(s, len(cx.Faults))
-		if _, ok := s.StepChoosing(t & vecMask); !ok {
-			panic("explore: the counterexample's schedule does not replay")
-		}
-		for _, c := range s.Choices() {
-			switch {
-			case c.Draw:
-				cx.Draws = addDraw(cx.Draws, c.Node, c.Point)
-			case c.Loss:
-				if c.Option == 1 {
-					cx.Losses = append(cx.Losses, c.Delay)
-				}
-			default:
-				d := c.Delay
-				if x.delayFaultAt(cx.Faults, d) {
-					// A fault set the link back at this instant, after inputs of it: the
-					// choice comes after them too, just before the input that sends.
-					d.After = s.InputsNow() - 1
-				}
-				cx.Delays = append(cx.Delays, d)
-			}
-		}
-		cx.Steps++
-	}
+	s, cx, ran := x.replay(path(tree, i))
 	v, ok := s.Broken(x.property)
 	if !ok {
 		panic("explore: the counterexample's schedule does not break " + x.property)
 	}
-	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, nil, v.From)
-	cx.Config.Draws = cx.Draws
 	// The narration and the break come as the property breaks: after the inputs of its
-	// instant that break it.
+	// instant that break it. The base's actions still to come follow.
 	after := 0
 	if v.From == s.Now() {
 		after = s.InputsNow()
 	}
-	cx.Narration = sim.Action{At: v.From, After: after, Op: sim.Say, Text: x.explain(v, &cx)}
-	cx.Config = x.config(cx.Delays, cx.Losses, cx.Faults, []sim.Action{cx.Narration, {At: v.From, After: after, Op: sim.Break}}, v.From)
+	cx.Narration = sim.Action{At: v.From, After: after, Op: sim.Say}
+	cx.Config = x.config(ran, v.From) // for explain, which reads the schedule
+	cx.Config.Draws = cx.Draws
+	cx.Narration.Text = x.explain(v, &cx)
+	ran = append(ran, planned{a: cx.Narration}, planned{a: sim.Action{At: v.From, After: after, Op: sim.Break}})
+	ran = x.rest(s, ran)
+	cx.Config = x.config(ran, v.From)
 	cx.Config.Draws = cx.Draws
 	cx.Violation = v
 	return cx
 }
 
-// delayFaultAt reports whether one of faults set the delay of d's link at d's instant after
-// some of its inputs.
-func (x *Explorer) delayFaultAt(faults []sim.Action, d sim.LinkDelay) bool {
-	return slices.ContainsFunc(faults, func(a sim.Action) bool {
-		return a.Op == sim.SetDelay && a.At == d.At && a.After > 0 && *a.Link == d.Link
-	})
+// replay takes the transitions of path from the start and returns the run at their end, the
+// schedule's faults, delays, losses, draws and steps, and every action of the run in the order
+// it came — the delays chosen and the losses just before the step that chose them, the faults
+// and the base's actions as they happened — each after the inputs of its instant that came
+// before it: written in that order, a scenario replays the schedule exactly.
+func (x *Explorer) replay(path []uint32) (*sim.Sim, Counterexample, []planned) {
+	s := x.root()
+	cx := Counterexample{Property: x.property}
+	var ran []planned
+	for _, t := range path {
+		if a := x.begin(s, t>>faultShift); t>>faultShift != 0 {
+			cx.Faults = append(cx.Faults, a)
+		}
+		x.allow(s, len(cx.Faults))
+		r, ok := s.StepChoosing(t & vecMask)
+		if !ok {
+			panic("explore: the counterexample's schedule does not replay")
+		}
+		for _, c := range s.Choices() {
+			l := c.Delay.Link
+			switch {
+			case c.Draw:
+				cx.Draws = addDraw(cx.Draws, c.Node, c.Point)
+			case c.Loss:
+				if c.Option == 1 {
+					// A loss of the instant's messages is a drop of 100% set back just after.
+					cx.Losses = append(cx.Losses, c.Delay)
+					ran = append(ran, planned{a: sim.Action{At: r.At, After: r.After, Op: sim.SetDrop, Link: &l, Drop: 100}},
+						planned{a: sim.Action{At: r.At + lossSpan, Op: sim.SetDrop, Link: &l, Drop: x.base.Network.Drop * 100}})
+				}
+			default:
+				cx.Delays = append(cx.Delays, c.Delay)
+				ran = append(ran, planned{choice: true, a: sim.Action{At: r.At, After: r.After, Op: sim.SetDelay, Link: &l,
+					Delay: network.Delay{Min: c.Delay.Delay, Max: c.Delay.Delay}}})
+			}
+		}
+		if r.Action >= 0 {
+			p := planned{a: s.Actions()[r.Action]}
+			p.a.After = r.After
+			if r.Action < len(x.base.Actions) {
+				p.base = r.Action + 1
+			}
+			ran = append(ran, p)
+		}
+		cx.Steps++
+	}
+	return s, cx, ran
+}
+
+// rest appends to ran the base's actions that s has not taken yet, in order of time.
+func (x *Explorer) rest(s *sim.Sim, ran []planned) []planned {
+	base := len(x.base.Actions) // the run's first actions are the base's, in order of time
+	for j, a := range s.Actions()[:base] {
+		if !slices.ContainsFunc(ran, func(p planned) bool { return p.base == j+1 }) {
+			ran = append(ran, planned{a: a, base: j + 1})
+		}
+	}
+	return ran
 }
 
 // addDraw appends point p to node id's draws, keeping the nodes in ascending order.
@@ -101,64 +126,45 @@ func addDraw(draws []sim.NodeDraws, id algo.ID, p sim.DrawPoint) []sim.NodeDraws
 	return draws
 }
 
-// config is the run of a schedule: every link's delay the first of the delays, and at each
-// instant, before its first input and then after each input that a fault follows (Action.After),
-// in this order: the delay faults (a link delayed, or set back), the other delays chosen — as
-// actions, only where a link's delay changes — the base's own actions, the other faults, the
-// narration. (At an instant the explorer applies a fault first, and a link then chooses on its
-// first message, so this order replays the schedule.) It runs a little past the violation at
-// at.
-func (x *Explorer) config(delays, losses []sim.LinkDelay, faults, narration []sim.Action, at time.Duration) sim.Config {
+// planned is an action of a counterexample's run; choice marks a delay chosen, which need not
+// be written where it changes nothing; base is, for one of the base's actions, one more than its
+// index among the run's actions, and 0 for the others.
+type planned struct {
+	a      sim.Action
+	choice bool
+	base   int
+}
+
+// config is the run of a schedule whose actions, in the order they come, are ran: every
+// link's delay the first of the delays, and the delays chosen written as actions only where a
+// link's delay changes. It runs a little past the violation at at.
+func (x *Explorer) config(ran []planned, at time.Duration) sim.Config {
 	cfg := x.base
-	// Every link starts with the first delay: only the other choices need an action. (The FIFO
-	// order is the same: with one delay on every link no message overtakes another.)
-	cfg.Network.Delay = network.Delay{Min: x.delays[0], Max: x.delays[0]}
-	type ranked struct {
-		a    sim.Action
-		rank int
-	}
-	var all []ranked
-	for _, d := range delays {
-		l := d.Link
-		all = append(all, ranked{sim.Action{At: d.At, After: d.After, Op: sim.SetDelay, Link: &l, Delay: network.Delay{Min: d.Delay, Max: d.Delay}}, 1})
-	}
-	for _, a := range x.base.Actions {
-		all = append(all, ranked{a, 2})
-	}
-	for _, a := range faults {
-		r := 3
-		if a.Op == sim.SetDelay {
-			r = 0
-		}
-		all = append(all, ranked{a, r})
-	}
-	for _, a := range narration {
-		all = append(all, ranked{a, 4})
-	}
-	// A link loses its messages of an instant as a drop of 100% at the instant, set back 1µs
-	// later, before anything else then. Each counts as a fault.
-	for _, l := range losses {
-		link := l.Link
-		all = append(all, ranked{sim.Action{At: l.At, Op: sim.SetDrop, Link: &link, Drop: 100}, 0},
-			ranked{sim.Action{At: l.At + lossSpan, Op: sim.SetDrop, Link: &link, Drop: x.base.Network.Drop * 100}, 0})
-	}
-	slices.SortStableFunc(all, func(a, b ranked) int {
-		return cmp.Or(cmp.Compare(a.a.At, b.a.At), cmp.Compare(a.a.After, b.a.After), a.rank-b.rank)
-	})
-	current := map[network.Link]network.Delay{}
+	// Every link starts with the first delay, set before anything else: only the other choices
+	// need an action. (The FIFO order is the same: with one delay on every link no message
+	// overtakes another.) The network keeps its own delay, what an algorithm's parameters may
+	// be worked out from — Chang–Roberts's election timeout is (2n+2) × the largest delay.
+	first := network.Delay{Min: x.delays[0], Max: x.delays[0]}
 	cfg.Actions = nil
-	for _, r := range all {
-		if r.a.Op == sim.SetDelay && r.a.Link != nil {
-			was, ok := current[*r.a.Link]
+	if cfg.Network.Delay != first {
+		cfg.Actions = append(cfg.Actions, sim.Action{Op: sim.SetDelay, Delay: first})
+	}
+	// The delays the written run's links have of their own; the others have the network's.
+	own := map[network.Link]network.Delay{}
+	for _, p := range ran {
+		if a := p.a; a.Op == sim.SetDelay && a.Link == nil {
+			first = a.Delay
+		} else if a.Op == sim.SetDelay {
+			was, ok := own[*a.Link]
 			if !ok {
-				was = cfg.Network.Delay
+				was = first
 			}
-			current[*r.a.Link] = r.a.Delay
-			if r.rank == 1 && was == r.a.Delay {
+			if p.choice && was == a.Delay {
 				continue // a choice that changes nothing
 			}
+			own[*a.Link] = a.Delay
 		}
-		cfg.Actions = append(cfg.Actions, r.a)
+		cfg.Actions = append(cfg.Actions, p.a)
 	}
 	cfg.RunFor = at.Truncate(10*time.Millisecond) + 20*time.Millisecond
 	cfg.Engine = sim.Goroutine // what electsim run uses unless told otherwise

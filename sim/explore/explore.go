@@ -379,22 +379,20 @@ const (
 	lateBit    = 0x80
 )
 
-// begin applies fault code f (0: none) to s at the boundary before its next step: at this
-// instant, after the inputs handled so far (Sim.Interject: between two inputs of the instant,
-// or after its last), or with lateBit at the next instant, before its inputs — the two ends
-// of a quiet stretch. It returns the action as it happens.
+// begin applies fault code f (0: none) to s at the boundary before its next step, as that
+// step (Sim.Interject): at this instant, after the inputs handled so far (between two inputs
+// of the instant, or after its last), or with lateBit at the next instant, before its inputs —
+// the two ends of a quiet stretch. It returns the action as it happens.
 func (x *Explorer) begin(s *sim.Sim, f uint32) sim.Action {
 	if f == 0 {
 		return sim.Action{}
 	}
 	a := x.faults[f&^lateBit-1]
-	var err error
+	a.At = s.Now()
 	if f&lateBit != 0 {
 		a.At, _ = s.NextInput()
-		err = s.Schedule(a)
-	} else {
-		a, err = s.Interject(a)
 	}
+	a, err := s.Interject(a)
 	if err != nil {
 		panic(fmt.Sprintf("explore: %s: %v", a, err))
 	}
