@@ -143,7 +143,11 @@ func (c *Config) validate() (*algo.Cluster, error) {
 	known := func(id algo.ID) bool { return cl.Index(id) >= 0 }
 	for _, a := range c.Actions {
 		if err := a.validate(known); err != nil {
-			return nil, fmt.Errorf("at %s %w", algo.FormatDuration(a.At), err)
+			when := algo.FormatDuration(a.At)
+			if a.After > 0 {
+				when += fmt.Sprintf(" after %d of its inputs", a.After)
+			}
+			return nil, fmt.Errorf("at %s %w", when, err)
 		}
 	}
 	if err := validateDraws(c.Draws, known); err != nil {
