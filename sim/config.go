@@ -144,8 +144,11 @@ func (c *Config) validate() (*algo.Cluster, error) {
 	for _, a := range c.Actions {
 		if err := a.validate(known); err != nil {
 			when := algo.FormatDuration(a.At)
-			if a.After > 0 {
-				when += fmt.Sprintf(" after %d of its inputs", a.After)
+			switch {
+			case a.After == 1:
+				when += " after 1 input"
+			case a.After > 1:
+				when += fmt.Sprintf(" after %d inputs", a.After)
 			}
 			return nil, fmt.Errorf("at %s %w", when, err)
 		}
