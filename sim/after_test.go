@@ -118,8 +118,8 @@ func TestScheduleAfterInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := s.Step()
-	if rec := r.Records; len(rec) == 0 && s.StatusOf(3) != sim.Crashed {
-		t.Errorf("the step after scheduling crash 3 after 2 inputs did not crash it")
+	if r.Action < 0 || s.Actions()[r.Action].Op != sim.Crash || r.After != 2 {
+		t.Errorf("the step after scheduling crash 3 after 2 inputs: action %d after %d inputs, want the crash after 2", r.Action, r.After)
 	}
 	if s.StatusOf(3) != sim.Crashed {
 		t.Errorf("node 3 is %v, want crashed", s.StatusOf(3))
