@@ -103,7 +103,7 @@ func invitationInfo() *Info {
 		Groups:     true,
 		Monitors: []Monitor{
 			{Property: OneCoordinatorPerGroup, Help: "no two nodes coordinate the same group: every message that names a group's coordinator names the same one",
-				Watch: watchGroupCoordinators},
+				Watch: func(*Cluster) Watcher { return watchGroupCoordinators() }},
 			{Property: EventualMerge, Help: "at the end of the run every live node is in one group under one live coordinator",
 				Final: judgeMerged},
 		},

@@ -157,7 +157,7 @@ func leaseInfo() *Info {
 		Monitors: []Monitor{{
 			Property: PropNoStaleWrite,
 			Help:     "the resource never accepts a write whose token is lower than one it has already accepted",
-			Watch:    watchStaleWrites,
+			Watch:    func(*Cluster) Watcher { return watchStaleWrites() },
 		}},
 	}
 }

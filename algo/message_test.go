@@ -25,6 +25,11 @@ func TestMessageAppendToCoversEveryField(t *testing.T) {
 			v.SetUint(3)
 		case reflect.Bool:
 			v.SetBool(true)
+		case reflect.Pointer:
+			if f.Type != reflect.TypeFor[*LogPart]() {
+				t.Fatalf("Message.%s is a %s: teach this test (and AppendTo) to set and encode it", f.Name, f.Type)
+			}
+			v.Set(reflect.ValueOf(&LogPart{Index: 3}))
 		default:
 			t.Fatalf("Message.%s is a %s: teach this test (and AppendTo) to set and encode it", f.Name, v.Kind())
 		}
@@ -53,6 +58,15 @@ func TestMessageAppendToTellsApart(t *testing.T) {
 		{Kind: "AB"},
 		{Kind: "A", From: -1},
 		{Kind: "A", Flag: true},
+		{Kind: "A", Log: &LogPart{}},
+		{Kind: "A", Log: &LogPart{Index: 1}},
+		{Kind: "A", Log: &LogPart{IndexTerm: 1}},
+		{Kind: "A", Log: &LogPart{Commit: 1}},
+		{Kind: "A", Log: &LogPart{Entries: []Entry{{Index: 1}}}},
+		{Kind: "A", Log: &LogPart{Entries: []Entry{{Term: 1}}}},
+		{Kind: "A", Log: &LogPart{Entries: []Entry{{By: 1}}}},
+		{Kind: "A", Log: &LogPart{Entries: []Entry{{Value: 1}}}},
+		{Kind: "A", Log: &LogPart{Entries: []Entry{{Value: 1}, {Value: 1}}}},
 	}
 	for i, a := range ms {
 		for j, b := range ms {
@@ -80,6 +94,12 @@ func TestMessageLabel(t *testing.T) {
 		{Message{Kind: "PROBE", Value: 7, Hop: 1}, "PROBE(7, hop 1)"},
 		{Message{Kind: "ROUND", Phase: 4, Flag: true}, "ROUND(phase 4) ✓"},
 		{Message{Kind: "PROBE", Value: 7, Phase: 1, From: 2, To: 3}, "PROBE(7, phase 1)"},
+		{Message{Kind: "APPEND", Term: 3, Log: &LogPart{Index: 4, IndexTerm: 3, Commit: 2,
+			Entries: []Entry{{Index: 5, Term: 3, Value: 17}, {Index: 6, Term: 3, Value: 18}}}},
+			"APPEND t3 [at 4/t3, commit 2, entries 5/t3=17 6/t3=18]"},
+		{Message{Kind: "APPEND", Term: 3, Log: &LogPart{}}, "APPEND t3 []"},
+		{Message{Kind: "PROMISE", Term: 2, Log: &LogPart{Entries: []Entry{{Index: 1, Term: 1, By: 3, Value: 9}}}},
+			"PROMISE t2 [entries 1/t1.3=9]"},
 	} {
 		if got := c.m.Label(); got != c.want {
 			t.Errorf("%+v: Label %q, want %q", c.m, got, c.want)

@@ -25,6 +25,87 @@ type Message struct {
 	// field added here must be written by AppendTo, shown by Label, carried by the engine.
 	Phase uint32
 	Hop   uint32
+	// Log is what an algorithm that keeps a replicated log or a versioned record carries besides
+	// a term: a position in the log, the sender's commit point and entries (Raft's AppendEntries
+	// and RequestVote, Paxos' PROMISE and ACCEPT, Zab's zxid). nil for every other algorithm,
+	// whose sends then allocate nothing. What it points to is never changed once sent: every
+	// copy of the message shares it.
+	Log *LogPart
+}
+
+// LogPart is the part of a message about its sender's log.
+type LogPart struct {
+	// Index is a position in the log, from 1 (0: before the first entry): Raft's prevLogIndex
+	// or lastLogIndex, Paxos' slot, Zab's zxid counter.
+	Index uint64
+	// IndexTerm is the term of the entry at Index: Raft's prevLogTerm or lastLogTerm, Zab's epoch.
+	IndexTerm uint64
+	// Commit is how much of its log the sender knows is committed (chosen): Raft's leaderCommit.
+	Commit uint64
+	// Entries are the entries it carries, in log order.
+	Entries []Entry
+}
+
+// Entry is one entry of a replicated log.
+type Entry struct {
+	Index uint64 // its position in the log, from 1
+	Term  uint64 // the term it was written in (Raft), or the round of the ballot it was accepted in (Paxos)
+	By    ID     // who proposed it, where the algorithm says: a Paxos ballot is (round, proposer); 0 elsewhere
+	Value uint64 // the client's write it holds
+}
+
+// AppendTo appends the log part's canonical encoding to b (see Message.AppendTo).
+func (l *LogPart) AppendTo(b []byte) []byte {
+	if l == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.AppendUvarint(b, l.Index)
+	b = binary.AppendUvarint(b, l.IndexTerm)
+	b = binary.AppendUvarint(b, l.Commit)
+	b = binary.AppendUvarint(b, uint64(len(l.Entries)))
+	for _, e := range l.Entries {
+		b = binary.AppendUvarint(b, e.Index)
+		b = binary.AppendUvarint(b, e.Term)
+		b = binary.AppendVarint(b, int64(e.By))
+		b = binary.AppendUvarint(b, e.Value)
+	}
+	return b
+}
+
+// String describes the log part for a label: "[at 4/t3, commit 2, entries 5/t3=17 6/t3=18]".
+// Each entry is index/term=value, with the proposer after the term where it has one (5/t3.2=17).
+func (l *LogPart) String() string {
+	var in []string
+	if l.Index != 0 || l.IndexTerm != 0 {
+		in = append(in, fmt.Sprintf("at %d/t%d", l.Index, l.IndexTerm))
+	}
+	if l.Commit != 0 {
+		in = append(in, fmt.Sprintf("commit %d", l.Commit))
+	}
+	if len(l.Entries) > 0 {
+		es := make([]string, len(l.Entries))
+		for i, e := range l.Entries {
+			es[i] = e.String()
+		}
+		in = append(in, "entries "+strings.Join(es, " "))
+	}
+	return "[" + strings.Join(in, ", ") + "]"
+}
+
+// String writes the entry as index/term=value: "5/t3=17", or "5/t3.2=17" with its proposer.
+func (e Entry) String() string {
+	if e.By != 0 {
+		return fmt.Sprintf("%d/t%d.%d=%d", e.Index, e.Term, e.By, e.Value)
+	}
+	return fmt.Sprintf("%d/t%d=%d", e.Index, e.Term, e.Value)
+}
+
+// LogHolder is what a node that keeps a replicated log implements, for the pictures: its
+// entries in log order, and how many of them, from the first, it knows are committed (chosen).
+// The entries returned are the node's to keep: the caller only reads them.
+type LogHolder interface {
+	Log() (entries []Entry, committed uint64)
 }
 
 // String is the one-line description of a message used by logs, the TUI and golden files:
@@ -60,6 +141,9 @@ func (m Message) LabelAs(phaseWord string) string {
 	if m.Flag {
 		s += " ✓"
 	}
+	if m.Log != nil {
+		s += " " + m.Log.String()
+	}
 	return s
 }
 
@@ -80,7 +164,8 @@ func (m Message) AppendTo(b []byte) []byte {
 		b = append(b, 0)
 	}
 	b = binary.AppendUvarint(b, uint64(m.Phase))
-	return binary.AppendUvarint(b, uint64(m.Hop))
+	b = binary.AppendUvarint(b, uint64(m.Hop))
+	return m.Log.AppendTo(b)
 }
 
 // Env is everything a node may do. The engine implements it; a node must not keep it beyond the

@@ -122,13 +122,14 @@ type Theory struct {
 	GraphBound string
 }
 
-// Monitor is a property an algorithm brings with it, judged on the messages its nodes send
-// (Watch), or on its nodes' states once the run is over (Final), or both.
+// Monitor is a property an algorithm brings with it, judged on the messages its nodes send and,
+// when its judge is a NodeWatcher, on its nodes after every input they handle (Watch), or on
+// its nodes' states once the run is over (Final), or both.
 type Monitor struct {
 	Property string // its name in summaries, expectations and the checker: "no-stale-write"
 	Help     string // what it promises, in one sentence
-	// Watch, if set, returns a fresh judge for one run.
-	Watch func() Watcher
+	// Watch, if set, returns a fresh judge for one run of cluster c.
+	Watch func(c *Cluster) Watcher
 	// Final, if set, judges the end of a run — a liveness property, like eventual-leader: the
 	// checker ends each run a settle time after its last fault. It is handed every node that is
 	// a candidate for leadership, ascending by id, and says whether the property is broken,
@@ -152,6 +153,18 @@ type Watcher interface {
 	// run: an engine copying the run copies its judges too.
 	Clone() Watcher
 	AppendState(b []byte) []byte
+}
+
+// NodeWatcher is a Watcher that also judges what nodes hold: the engine shows it node id after
+// every input the node handled — its boot, a message, a timer, an election — so that a property
+// of the nodes' logs (Raft's leader completeness, say) is judged at the step that breaks it. A
+// monitor lives beside its algorithm, and may look inside the algorithm's own node type; it
+// must not change the node.
+type NodeWatcher interface {
+	Watcher
+	// Stepped judges node id after an input: broken when the property breaks, with the nodes
+	// involved and why.
+	Stepped(id ID, n Node) (broken bool, nodes []ID, detail string)
 }
 
 // IsRoutine reports whether kind is background traffic for this algorithm.

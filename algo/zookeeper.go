@@ -152,7 +152,7 @@ func zooKeeperInfo() *Info {
 		Monitors: []Monitor{{
 			Property: PropNoStaleWrite,
 			Help:     "the data store never accepts a write whose token is lower than one it has already accepted",
-			Watch:    func() Watcher { return &staleWrites{store: "the data store"} },
+			Watch:    func(*Cluster) Watcher { return &staleWrites{store: "the data store"} },
 		}},
 	}
 }

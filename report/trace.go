@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"electsim/algo"
 	"electsim/sim"
 )
 
@@ -86,6 +87,9 @@ func AppendJSON(b []byte, r *sim.Record) []byte {
 		if r.Msg.Hop != 0 {
 			num("hop", int64(r.Msg.Hop))
 		}
+		if r.Msg.Log != nil {
+			b = appendLogPart(b, r.Msg.Log)
+		}
 	}
 	switch r.Type {
 	case sim.RecBoot:
@@ -123,6 +127,54 @@ func AppendJSON(b []byte, r *sim.Record) []byte {
 	}
 	if r.Note != "" {
 		str("note", r.Note)
+	}
+	return append(b, '}')
+}
+
+// appendLogPart appends a message's log part (algo.Message.Log) as its "log" member:
+// {"index":4,"index_term":3,"commit":2,"entries":[{"index":5,"term":3,"value":17}]}, each number
+// only when it is not 0, an entry's "by" only where the algorithm names a proposer.
+func appendLogPart(b []byte, l *algo.LogPart) []byte {
+	b = append(b, `,"log":{`...)
+	first := true
+	num := func(key string, v uint64) {
+		if v == 0 {
+			return
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = strconv.AppendUint(b, v, 10)
+	}
+	num("index", l.Index)
+	num("index_term", l.IndexTerm)
+	num("commit", l.Commit)
+	if len(l.Entries) > 0 {
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(b, `"entries":[`...)
+		for i, e := range l.Entries {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"index":`...)
+			b = strconv.AppendUint(b, e.Index, 10)
+			b = append(b, `,"term":`...)
+			b = strconv.AppendUint(b, e.Term, 10)
+			if e.By != 0 {
+				b = append(b, `,"by":`...)
+				b = strconv.AppendInt(b, int64(e.By), 10)
+			}
+			b = append(b, `,"value":`...)
+			b = strconv.AppendUint(b, e.Value, 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }

@@ -221,6 +221,9 @@ func (n *nodeRec) safeDispatch(j *job) (panicked any) {
 
 // afterCall records n's state change, if any, with the note that explains it.
 func (s *Sim) afterCall(n *nodeRec, before Status, record int) {
+	if s.monitor.nodeWatchers != nil {
+		s.monitor.stepped(n)
+	}
 	st := n.node.State()
 	note := ""
 	if len(s.notes) > 0 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 	"unsafe"
+
+	"electsim/algo"
 )
 
 // Clone returns an independent copy of the run as it stands between two steps, on the same
@@ -35,7 +37,7 @@ func (s *Sim) Clone() *Sim {
 
 		// Values.
 		crashes: s.crashes, now: s.now, steps: s.steps, done: s.done, tracing: s.tracing,
-		instant: s.instant, inputs: s.inputs, inputsAt: s.inputsAt, stepAfter: s.stepAfter, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur,
+		instant: s.instant, inputs: s.inputs, inputsAt: s.inputsAt, stepAfter: s.stepAfter, halted: s.halted, elected: s.elected, sent: s.sent, phases: s.phases, cur: s.cur, curLog: s.curLog,
 		until: s.until, stopped: s.stopped, memory: s.memory,
 		haltAction: s.haltAction, // never changed once set
 
@@ -46,6 +48,7 @@ func (s *Sim) Clone() *Sim {
 		actions:    slices.Clone(s.actions), // an Action is never changed once scheduled
 		mid:        slices.Clone(s.mid),
 		q:          s.q.clone(),
+		logs:       s.logs.clone(),
 		timerNames: slices.Clone(s.timerNames),
 		timerSet:   cloneTimerSet(s.timerSet),
 		metrics:    s.metrics.clone(),
@@ -165,8 +168,12 @@ func (m *monitor) clone(s *Sim) monitor {
 	c := *m
 	c.s = s
 	c.watchers = make([]watcher, len(m.watchers))
+	c.nodeWatchers = nil
 	for i, w := range m.watchers {
 		c.watchers[i] = watcher{property: w.property, judge: w.judge.Clone()}
+		if nw, ok := c.watchers[i].judge.(algo.NodeWatcher); ok {
+			c.nodeWatchers = append(c.nodeWatchers, nodeWatcher{w.property, nw})
+		}
 	}
 	if m.split != nil {
 		v := *m.split

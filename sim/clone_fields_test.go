@@ -34,6 +34,8 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"instant": value, "inputs": value, "inputsAt": value, "stepAfter": value, "halted": value, "elected": value, "sent": value, "phases": value,
 		"prefetcher": copied, // the states' addresses, the copy's own nodes'
 		"cur":        value,
+		"curLog":     shared, // a log part is never changed once sent
+		"logs":       copied,
 		"records":    fresh, "outbox": fresh, "timerbox": fresh, "notes": fresh, // a step's, empty between steps
 		"timerNames": copied, "timerSet": copied, "metrics": copied, "monitor": copied, "chooser": copied,
 		"handback": fresh, "holder": fresh, "wg": fresh, // the copy's goroutines', when they start
@@ -70,7 +72,7 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"leaderChanges": value,
 	},
 	reflect.TypeFor[monitor](): {
-		"s": fresh, "role": shared, "watchers": copied, "leaders": value, "split": copied, "splitTotal": value,
+		"s": fresh, "role": shared, "watchers": copied, "nodeWatchers": copied, "leaders": value, "split": copied, "splitTotal": value,
 		"termLeader": copied, "live": value, "belief": copied, "agreed": value, "firstAgreed": value,
 		"leaderless": value, "leaderlessFrom": value, "leaderCrashedAt": value, "recoveries": copied,
 		"violations": copied, "groups": copied,

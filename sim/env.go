@@ -39,7 +39,7 @@ func (e *nodeEnv) Send(to algo.ID, m algo.Message) {
 	// Field by field: a composite literal is built on the stack first, and the stack of a
 	// node's goroutine is to stay within its first 2KB.
 	o.ord, o.value, o.term, o.to, o.flag = s.q.next(classRuntime), m.Value, m.Term, ti, m.Flag
-	o.phase, o.hop = m.Phase, m.Hop
+	o.phase, o.hop, o.log = m.Phase, m.Hop, m.Log
 	o.kind = s.metrics.kindOf(m.Kind)
 }
 
@@ -75,6 +75,7 @@ type outgoing struct {
 	flag  bool
 	phase uint32
 	hop   uint32
+	log   *algo.LogPart
 }
 
 // flush sends what n sent during its call, in order, with the ordinals taken then: the run is
@@ -125,7 +126,7 @@ func (s *Sim) send(n *nodeRec, o *outgoing) {
 	e := s.q.add(at, o.ord, o.to)
 	// Field by field: a composite literal is built aside and copied.
 	e.kind, e.flag, e.msgKind, e.from, e.epoch = evDeliver, o.flag, o.kind, n.idx, s.crashes
-	e.gen, e.which, e.value, e.term = flightCode(at-s.now), 0, o.value, o.term
+	e.gen, e.which, e.value, e.term = flightCode(at-s.now), s.logs.put(o.log)<<1, o.value, o.term
 	e.phase, e.hop = o.phase, o.hop
 	if s.tracing {
 		s.traceMsg(RecSend, s.outMessage(from, to, o), at, network.Delivered)
@@ -144,7 +145,7 @@ func (s *Sim) offEdge(from, to algo.ID, o *outgoing) {
 
 // outMessage rebuilds the message o that from sent to.
 func (s *Sim) outMessage(from, to algo.ID, o *outgoing) algo.Message {
-	return algo.Message{Kind: s.metrics.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag, Phase: o.phase, Hop: o.hop}
+	return algo.Message{Kind: s.metrics.kinds[o.kind], From: from, To: to, Value: o.value, Term: o.term, Flag: o.flag, Phase: o.phase, Hop: o.hop, Log: o.log}
 }
 
 // SetTimer arms the node's timer name to fire after the given time, replacing it if armed. The

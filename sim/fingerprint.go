@@ -180,7 +180,7 @@ func (s *Sim) appendInput(b []byte, in *input) []byte {
 		// Lost to a crash of its receiver since it was sent: what is lost only because the
 		// receiver is down now reaches it if it recovers first.
 		b = appendBool(b, s.epochs[e.node] > e.epoch)
-		b = appendBool(b, e.which == heldDelivery)
+		b = appendBool(b, e.held())
 	case evTimer:
 		b = appendString(b, s.timerNames[e.which])
 		if in.held { // still armed as it was when it came due: it fires on resume

@@ -131,7 +131,7 @@ func (s *Sim) next(limit time.Duration) bool {
 		// resume whatever the links are by then.
 		if e.kind != evAction && n.paused && !(e.kind == evDeliver && s.dropReason(n, e) != network.Delivered) {
 			if e.kind == evDeliver {
-				e.which = heldDelivery
+				e.which |= heldDelivery
 			}
 			side := s.sideOf(e.node)
 			side.held = append(side.held, idx)
@@ -140,6 +140,10 @@ func (s *Sim) next(limit time.Duration) bool {
 		}
 		cur := *e
 		s.q.release(idx)
+		if cur.kind == evDeliver { // the current step holds its log part: its slot is free again
+			s.curLog = s.logs.take(cur.logIndex())
+			cur.which &= heldDelivery
+		}
 		return s.begin(at, cur)
 	}
 }
@@ -323,7 +327,7 @@ func (s *Sim) dropReason(n *nodeRec, e *event) network.Reason {
 	switch {
 	case s.lost(n, e):
 		return network.Crashed
-	case e.which != heldDelivery && s.net.Blocking():
+	case !e.held() && s.net.Blocking():
 		return s.net.Blocked(s.idOf(e.from), s.idOf(e.node))
 	}
 	return network.Delivered
@@ -333,10 +337,14 @@ func (s *Sim) dropReason(n *nodeRec, e *event) network.Reason {
 // e was sent, and e was on its way to an incarnation that is gone.
 func (s *Sim) lost(n *nodeRec, e *event) bool { return n.down || s.epochs[n.idx] > e.epoch }
 
-// message rebuilds the message a deliver event carries.
+// message rebuilds the message a deliver event carries: the current step's, or one in flight.
 func (s *Sim) message(e *event) algo.Message {
+	log := s.curLog
+	if e != &s.cur {
+		log = s.logs.get(e.logIndex())
+	}
 	return algo.Message{Kind: s.metrics.kinds[e.msgKind], From: s.idOf(e.from), To: s.idOf(e.node),
-		Value: e.value, Term: e.term, Flag: e.flag, Phase: e.phase, Hop: e.hop}
+		Value: e.value, Term: e.term, Flag: e.flag, Phase: e.phase, Hop: e.hop, Log: log}
 }
 
 func (s *Sim) fire(n *nodeRec, e *event, baton bool) turn {

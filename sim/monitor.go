@@ -105,8 +105,10 @@ type monitor struct {
 	s    *Sim
 	role []string // by node index: "" for a candidate for leadership
 
-	// the algorithm's own properties, each judging every message sent
-	watchers []watcher
+	// the algorithm's own properties, each judging every message sent; those that judge the
+	// nodes too, after every input, are also in nodeWatchers (the same judges)
+	watchers     []watcher
+	nodeWatchers []nodeWatcher
 
 	// at-most-one-leader: live (not crashed) nodes whose status is Leader; a paused leader
 	// counts, since it still believes.
@@ -139,6 +141,12 @@ type watcher struct {
 	judge    algo.Watcher
 }
 
+// nodeWatcher is one of the algorithm's own monitors that judges nodes after their inputs.
+type nodeWatcher struct {
+	property string
+	judge    algo.NodeWatcher
+}
+
 func (m *monitor) init(s *Sim) {
 	m.s = s
 	m.live = len(s.nodes)
@@ -153,7 +161,11 @@ func (m *monitor) init(s *Sim) {
 	}
 	for _, mon := range s.cfg.Algorithm.Monitors {
 		if mon.Watch != nil {
-			m.watchers = append(m.watchers, watcher{mon.Property, mon.Watch()})
+			judge := mon.Watch(s.cluster)
+			m.watchers = append(m.watchers, watcher{mon.Property, judge})
+			if nw, ok := judge.(algo.NodeWatcher); ok {
+				m.nodeWatchers = append(m.nodeWatchers, nodeWatcher{mon.Property, nw})
+			}
 		}
 	}
 	m.belief = make([]int32, len(s.nodes))
@@ -168,6 +180,18 @@ func (m *monitor) init(s *Sim) {
 func (m *monitor) sent(msg algo.Message) {
 	for _, w := range m.watchers {
 		if broken, nodes, detail := w.judge.Sent(msg); broken {
+			slices.Sort(nodes)
+			m.violations = append(m.violations, Violation{Property: w.property, From: m.s.now, To: m.s.now,
+				Nodes: nodes, Detail: detail})
+		}
+	}
+}
+
+// stepped shows node n, which just handled an input, to the monitors that judge nodes.
+func (m *monitor) stepped(n *nodeRec) {
+	id := m.s.nodeID(n)
+	for _, w := range m.nodeWatchers {
+		if broken, nodes, detail := w.judge.Stepped(id, n.node); broken {
 			slices.Sort(nodes)
 			m.violations = append(m.violations, Violation{Property: w.property, From: m.s.now, To: m.s.now,
 				Nodes: nodes, Detail: detail})

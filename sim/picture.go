@@ -38,7 +38,7 @@ func (s *Sim) AppendFlying(dst []Flying) []Flying {
 	for _, k := range keys {
 		e := s.q.event(k.idx)
 		sent := k.at - flightOf(e.gen)
-		if e.which == heldDelivery { // held while its receiver was paused, handed over now
+		if e.held() { // held while its receiver was paused, handed over now
 			sent = k.at
 		}
 		dst = append(dst, Flying{Msg: s.message(e), Sent: sent, Arrives: k.at})

@@ -28,7 +28,7 @@ type event struct {
 	from    int32  // deliver: index of the sender
 	epoch   uint32 // deliver: the run's count of crashes when sent; a crash of the receiver since loses it
 	gen     uint32 // timer: the generation of its slot when queued; deliver: its time of flight (flightCode)
-	which   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery, or 0
+	which   int32  // timer: slot index; action: index into Sim.actions; deliver: heldDelivery | its log part<<1 (logpart.go)
 	value   algo.ID
 	term    uint64
 	phase   uint32 // deliver: the message's Phase

@@ -48,6 +48,8 @@ type Sim struct {
 	prefetcher prefetcher
 
 	cur        event             // the current step's event: a copy, its queue slot is free again
+	curLog     *algo.LogPart     // the current step's message's log part, if it is a delivery (logpart.go)
+	logs       logParts          // the log parts of the messages in flight
 	records    []Record          // the current step's
 	outbox     []outgoing        // what the node in the call in progress has sent
 	timerbox   []timerPush       // the timers it has set that need an event queued
