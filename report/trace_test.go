@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,5 +45,20 @@ func TestAppendJSONIsValidJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(got), &v); err != nil {
 			t.Errorf("record %d is not JSON: %v: %s", i, err, got)
 		}
+	}
+}
+
+// TestAppendJSONLogPart writes a message's log part whole: each number that is not 0, every
+// entry with its proposer where it has one.
+func TestAppendJSONLogPart(t *testing.T) {
+	r := sim.Record{Step: 4, At: 30 * time.Millisecond, Type: sim.RecDeliver, Msg: algo.Message{Kind: "APPEND", From: 1, To: 2, Term: 3,
+		Log: &algo.LogPart{Index: 4, IndexTerm: 3, Entries: []algo.Entry{{Index: 5, Term: 3, Value: 17}, {Index: 6, Term: 3, By: 2, Value: 18}}}}}
+	want := `{"step":4,"t_ms":30,"type":"deliver","from":1,"to":2,"kind":"APPEND","term":3,"log":{"index":4,"index_term":3,"entries":[{"index":5,"term":3,"value":17},{"index":6,"term":3,"by":2,"value":18}]}}`
+	if got := string(AppendJSON(nil, &r)); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	r.Msg.Log = &algo.LogPart{Commit: 2}
+	if got := string(AppendJSON(nil, &r)); !strings.HasSuffix(got, `"term":3,"log":{"commit":2}}`) {
+		t.Errorf("got %s", got)
 	}
 }
