@@ -95,6 +95,7 @@ func invitationInfo() *Info {
 		Summary:    "Garcia-Molina's invitation election (1982): groups with one coordinator each, which merge when they meet",
 		Kinds:      []string{KindAreYouCoordinator, KindCoordinatorAnswer, KindInvitation, KindAccept, KindReady, KindAreYouThere, KindThereAnswer},
 		Routine:    []string{KindAreYouCoordinator, KindCoordinatorAnswer, KindAreYouThere, KindThereAnswer},
+		Answers:    []string{KindCoordinatorAnswer, KindThereAnswer},
 		Params:     []Param{paramCheck, paramThere, paramInvAnswer, paramMergeWait},
 		TermWord:   "group number",
 		Topologies: []string{Complete},

@@ -76,6 +76,7 @@ func raftInfo() *Info {
 		Summary:   "Ongaro and Ousterhout's Raft election (2014): terms, one vote per term, a majority wins",
 		Kinds:     []string{KindRequestVote, KindVote, KindAppend},
 		Routine:   []string{KindAppend},
+		Answers:   []string{KindVote},
 		Terms:     true,
 		StoredIDs: []string{diskVotedFor},
 		Params: []Param{

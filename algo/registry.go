@@ -21,6 +21,10 @@ type Info struct {
 	// PhaseWord is what a message's Phase is called in its label: "phase" when empty;
 	// FloodMax's is its "round" (MAX-UID(9, round 3)).
 	PhaseWord string
+	// Answers are the kinds whose Flag answers a question: set is yes (a vote granted, "I
+	// coordinate"), clear is no. A picture marks them ✓ and ✗ (V✓, V✗), so that a refusal is
+	// told from a grant without reading a label; a Flag of any other kind is marked ✓ when set.
+	Answers []string
 	// New constructs node id of the cluster. The cluster's parameters have been validated.
 	New func(id ID, c *Cluster) Node
 	// Warnings lists the timing assumptions of the algorithm that the cluster's parameters and
@@ -165,6 +169,11 @@ type NodeWatcher interface {
 	// Stepped judges node id after an input: broken when the property breaks, with the nodes
 	// involved and why.
 	Stepped(id ID, n Node) (broken bool, nodes []ID, detail string)
+}
+
+// IsAnswer reports whether kind's Flag answers yes or no for this algorithm (Answers).
+func (a *Info) IsAnswer(kind string) bool {
+	return slices.Contains(a.Answers, kind)
 }
 
 // IsRoutine reports whether kind is background traffic for this algorithm.

@@ -116,6 +116,7 @@ func zooKeeperInfo() *Info {
 		Summary:  "ephemeral sequential znodes in a coordination service: the lowest leads, each watches its predecessor",
 		Kinds:    []string{KindCreate, KindCreated, KindWatch, KindNotify, KindDelete, KindExpired, KindPing, KindPong, KindWrite, KindAccept, KindReject},
 		Routine:  []string{KindPing, KindPong, KindWrite, KindAccept},
+		Answers:  []string{KindCreated, KindPong},
 		Terms:    true, // the znode's sequence number: one owner each
 		TermWord: "token",
 		Params: []Param{
