@@ -13,8 +13,9 @@ import (
 // Picture is what is drawn of a session at one instant of virtual time: where each node sits,
 // what it believes and which timers it is waiting on, each message on its way at the fraction
 // of its flight elapsed, the drops of a moment ago, and the links a fault blocks. It is plain
-// data — numbers, strings, ids; times in nanoseconds when encoded as JSON — so that the
-// terminal UI and a web page draw the same thing: docs/picture.md says how each field reads.
+// data — numbers, strings, ids; times in nanoseconds and node ids as strings when encoded as JSON
+// — so that the terminal UI and a web page draw the same thing: docs/picture.md says how each
+// field reads.
 //
 // A Picture is a pure function of the session's state and the instant: stepping forward and
 // back to the same step and instant gives the same Picture.
@@ -47,9 +48,16 @@ type Picture struct {
 	// order. Empty for the complete graph (every pair is linked) and when the layout is "grid"
 	// (too many nodes to draw the links readably). They do not change during a run: a view
 	// that keeps its Picture gets the same slice every frame, and must not change it.
-	Edges [][2]algo.ID `json:"edges,omitempty"`
+	Edges Links `json:"edges,omitempty"`
 	// Directed is set when a link lets messages go one way only, as on a one-way ring.
 	Directed bool `json:"directed,omitempty"`
+	// SplitBrain are the live nodes that believe they lead, ascending, when two or more do; none
+	// otherwise, and none ever for an algorithm of groups (algo.Info.Groups: a coordinator per
+	// group is its design, not an alarm).
+	SplitBrain IDs `json:"splitBrain,omitempty"`
+	// Legend is what the marks drawn mean (Legend): the same every frame of a run, and the same
+	// slice — a view must not change it.
+	Legend []Mark `json:"legend"`
 
 	scratch scratch // what filling it reuses from one frame to the next
 }
@@ -64,6 +72,7 @@ type scratch struct {
 	lines  map[[2]algo.ID]int
 	slot   map[algo.ID]int // a node's place in Nodes
 	shape  shape           // the places and edges of the last topology drawn
+	marks  marks           // the algorithm's letters and legend
 }
 
 // shape is what a picture draws of a topology that does not change during a run: the nodes'
@@ -79,10 +88,10 @@ type shape struct {
 
 // PicNode is one node as a picture shows it.
 type PicNode struct {
-	ID     algo.ID `json:"id"`
-	Status string  `json:"status"` // follower, candidate, leader, crashed, paused, or "down" before it boots
-	Leader algo.ID `json:"leader"` // the leader it believes in, 0 if none
-	Term   uint64  `json:"term"`   // its term, 0 where the algorithm has none
+	ID     algo.ID `json:"id,string"`
+	Status string  `json:"status"`                  // follower, candidate, leader, crashed, paused, or not-started (NotStarted) before it boots
+	Leader algo.ID `json:"leader,omitempty,string"` // the leader it believes in, 0 (absent in JSON) if none
+	Term   uint64  `json:"term"`                    // its term, 0 where the algorithm has none
 	Role   string  `json:"role,omitempty"`
 	// Group is its partition group, 1, 2, ... in the order the partition lists them; 0 without
 	// a partition.
@@ -97,36 +106,46 @@ type PicNode struct {
 	Held []Held `json:"held,omitempty"`
 }
 
-// Timer is a pending timer of a node: a bar that runs down draws Left of Total.
+// Timer is a pending timer of a node: a bar or an arc that runs down draws Left of Total, with
+// the timer's name (the algorithm's: "election", "answer", "suspect") and the time left.
 type Timer struct {
 	Name  string        `json:"name"`
 	Left  time.Duration `json:"left"`  // until it fires, from the instant drawn
 	Total time.Duration `json:"total"` // from when it was last set to when it fires
+	Fires time.Duration `json:"fires"` // the instant it fires: At + Left
 }
 
 // Held is an input a paused node holds.
 type Held struct {
 	Kind    string  `json:"kind"` // "message", "timer", "elect" or "boot"
 	Label   string  `json:"label"`
-	MsgKind string  `json:"msgKind,omitempty"` // a message's kind
-	From    algo.ID `json:"from,omitempty"`    // a message's sender
-	Value   algo.ID `json:"value,omitempty"`   // the id a message carries
-	Term    uint64  `json:"term,omitempty"`    // a message's term
-	Flag    bool    `json:"flag,omitempty"`    // a message's flag
-	Phase   uint32  `json:"phase,omitempty"`   // a message's phase (the ring catalog's)
-	Hop     uint32  `json:"hop,omitempty"`     // a message's hop count (the ring catalog's)
+	MsgKind string  `json:"msgKind,omitempty"`      // a message's kind
+	From    algo.ID `json:"from,omitempty,string"`  // a message's sender
+	Value   algo.ID `json:"value,omitempty,string"` // the id a message carries
+	Term    uint64  `json:"term,omitempty"`         // a message's term
+	Flag    bool    `json:"flag,omitempty"`         // a message's flag
+	Phase   uint32  `json:"phase,omitempty"`        // a message's phase (the ring catalog's)
+	Hop     uint32  `json:"hop,omitempty"`          // a message's hop count (the ring catalog's)
 }
 
 // Packet is a message in flight, drawn on the line from From to To at Fraction of the way.
 type Packet struct {
-	From    algo.ID `json:"from"`
-	To      algo.ID `json:"to"`
+	From    algo.ID `json:"from,string"`
+	To      algo.ID `json:"to,string"`
 	Kind    string  `json:"kind"`
-	Value   algo.ID `json:"value"`   // the id it carries, 0 if none
-	Term    uint64  `json:"term"`    // its term, 0 if none
-	Label   string  `json:"label"`   // the kind with its value and term: "ELECTION(3) t2"
-	Routine bool    `json:"routine"` // a heartbeat: background traffic
-	Flag    bool    `json:"flag"`    // the message's flag: a vote granted, an answer yes (✓ in its label)
+	Value   algo.ID `json:"value,omitempty,string"` // the id it carries, 0 (absent in JSON) if none
+	Term    uint64  `json:"term"`                   // its term, 0 if none
+	Label   string  `json:"label"`                  // the kind with its value and term: "ELECTION(3) t2"
+	Routine bool    `json:"routine"`                // a heartbeat: background traffic
+	Flag    bool    `json:"flag"`                   // the message's flag: a vote granted, an answer yes (✓ in its label)
+	// Mark is what the packet is drawn with: its kind's letter (KindLetters), the id it carries,
+	// and for an answer (algo.Info.Answers) ✓ or ✗ — "E8", "V✓", "V✗"; ✓ after another kind's
+	// flag when set.
+	Mark string `json:"mark"`
+	// Count is how far a message of the ring catalog has gone, in words — "hop 3", "phase 2 ·
+	// hop 1", "round 3" — drawn apart from the mark so that it is never read as the id; empty
+	// where the message has none.
+	Count string `json:"count,omitempty"`
 	// Phase and Hop are the ring catalog's: the phase a message belongs to and the hops it has
 	// gone, 0 (and left out of the JSON) where the algorithm has none.
 	Phase uint32 `json:"phase,omitempty"`
@@ -147,8 +166,8 @@ type Packet struct {
 // when the network dropped it as it was sent, at the receiver's end (1) when it was dropped on
 // arriving.
 type Drop struct {
-	From     algo.ID       `json:"from"`
-	To       algo.ID       `json:"to"`
+	From     algo.ID       `json:"from,string"`
+	To       algo.ID       `json:"to,string"`
 	Kind     string        `json:"kind"`
 	Label    string        `json:"label"`
 	At       time.Duration `json:"at"` // when it was lost
@@ -158,8 +177,8 @@ type Drop struct {
 
 // Blocked is a directed link a fault blocks.
 type Blocked struct {
-	From algo.ID `json:"from"`
-	To   algo.ID `json:"to"`
+	From algo.ID `json:"from,string"`
+	To   algo.ID `json:"to,string"`
 	Why  string  `json:"why"` // "cut" or "partition"
 }
 
@@ -203,7 +222,8 @@ func (s *Session) PlayTo(t time.Duration) (int, bool) {
 func (s *Session) Picture(p *Picture, linger time.Duration) {
 	t := s.Instant()
 	*p = Picture{At: t, Layout: "ring", Nodes: p.Nodes[:0], Packets: p.Packets[:0], Drops: p.Drops[:0], Blocked: p.Blocked[:0],
-		scratch: p.scratch}
+		SplitBrain: p.SplitBrain[:0], scratch: p.scratch}
+	p.Legend = p.scratch.marks.of(s.base.Algorithm).legend
 	ids := s.base.IDs
 	if len(ids) > RingMax {
 		p.Layout = "grid"
@@ -213,6 +233,9 @@ func (s *Session) Picture(p *Picture, linger time.Duration) {
 	s.picturePackets(p, t)
 	s.pictureDrops(p, t, linger)
 	s.pictureBlocked(p)
+	if leaders := s.run.Leaders(); len(leaders) >= 2 && !s.base.Algorithm.Groups {
+		p.SplitBrain = append(p.SplitBrain, leaders...)
+	}
 	// Empty, not absent: a page reads [] as "none".
 	if p.Packets == nil {
 		p.Packets = []Packet{}
@@ -354,7 +377,7 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 		v := viewOf(views, id)
 		status := v.Status.String()
 		if !s.started[id] && v.Status != sim.Crashed && v.Status != sim.Paused {
-			status = "down"
+			status = NotStarted
 		}
 		p.scratch.slot[id] = len(p.Nodes)
 		p.Nodes = append(p.Nodes, PicNode{ID: id, Status: status, Leader: v.Leader, Term: v.Term, Role: v.Role,
@@ -371,7 +394,7 @@ func (s *Session) pictureNodes(p *Picture, ids []algo.ID, t time.Duration) {
 		if tm.Set < 0 {
 			total = 0
 		}
-		p.Nodes[i].Timers = append(p.Nodes[i].Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total})
+		p.Nodes[i].Timers = append(p.Nodes[i].Timers, Timer{Name: tm.Name, Left: max(0, tm.Deadline-t), Total: total, Fires: tm.Deadline})
 	}
 	for i := range p.Nodes {
 		slices.SortStableFunc(p.Nodes[i].Timers, func(a, b Timer) int { return cmpDur(a.Left, b.Left) })
@@ -416,6 +439,7 @@ func cmpDur(a, b time.Duration) int {
 // picturePackets fills p's packets: every message in flight at the fraction of its flight.
 func (s *Session) picturePackets(p *Picture, t time.Duration) {
 	info := s.base.Algorithm
+	mk := p.scratch.marks.of(info)
 	p.scratch.flying = s.run.AppendFlying(p.scratch.flying[:0])
 	if p.scratch.lines == nil {
 		p.scratch.lines = map[[2]algo.ID]int{}
@@ -427,8 +451,10 @@ func (s *Session) picturePackets(p *Picture, t time.Duration) {
 			frac = min(1, max(0, float64(t-f.Sent)/float64(span)))
 		}
 		k := [2]algo.ID{f.Msg.From, f.Msg.To}
+		mark, count := mk.packet(f.Msg)
 		p.Packets = append(p.Packets, Packet{From: f.Msg.From, To: f.Msg.To, Kind: f.Msg.Kind, Value: f.Msg.Value, Term: f.Msg.Term, Label: f.Msg.Label(),
-			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Phase: f.Msg.Phase, Hop: f.Msg.Hop, Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
+			Routine: info.IsRoutine(f.Msg.Kind), Flag: f.Msg.Flag, Mark: mark, Count: count, Phase: f.Msg.Phase, Hop: f.Msg.Hop,
+			Fraction: frac, Sent: f.Sent, Arrives: f.Arrives})
 		// The newest on a line: the one sent last; among those sent together, the one due last
 		// (the later in the order due, as they come).
 		if j, ok := p.scratch.lines[k]; !ok || p.Packets[j].Sent <= f.Sent {

@@ -79,7 +79,7 @@ func TestPictureEdges(t *testing.T) {
 				t.Errorf("%s on %s: edge %v is not the topology's", c.algo, c.topology, e)
 			}
 		}
-		if c.edges > 0 && !reflect.DeepEqual(p.Edges, top.Edges()) {
+		if c.edges > 0 && !reflect.DeepEqual(p.Edges, Links(top.Edges())) {
 			t.Errorf("%s on %s: edges %v, want %v", c.algo, c.topology, p.Edges, top.Edges())
 		}
 		// The next frame reuses the edges and the places: they are not worked out again.

@@ -6,11 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 
-	"electsim/algo"
 	"electsim/report"
 	"electsim/session"
 	"electsim/sim"
@@ -198,38 +196,6 @@ func statusCell(status string) uint8 {
 	return cellPlain
 }
 
-// kindGlyphs gives each message kind of an algorithm a letter that tells it without colour: its
-// first letter, or the first of its words after, or of its letters, not taken by a kind before
-// it; routine kinds (heartbeats) in lower case, so that background traffic stays quiet.
-func kindGlyphs(info *algo.Info) map[string]rune {
-	out := map[string]rune{}
-	used := map[rune]bool{}
-	for _, k := range info.Kinds {
-		var cands []rune
-		for i, r := range k {
-			if i == 0 || k[i-1] == '_' {
-				cands = append(cands, unicode.ToUpper(r))
-			}
-		}
-		for _, r := range k {
-			cands = append(cands, unicode.ToUpper(r))
-		}
-		g := '?'
-		for _, r := range cands {
-			if unicode.IsLetter(r) && !used[r] {
-				g = r
-				break
-			}
-		}
-		used[g] = true
-		if info.IsRoutine(k) {
-			g = unicode.ToLower(g)
-		}
-		out[k] = g
-	}
-	return out
-}
-
 // nodeLabel is a node as the canvas shows it: status glyph and id, its term (t3), the leader
 // it believes in (→4), its partition group (/A).
 func (m *Model) nodeLabel(n *session.PicNode) string {
@@ -252,7 +218,7 @@ func (m *Model) nodeLabel(n *session.PicNode) string {
 		return s
 	}
 	g := glyph(status)
-	if n.Status == "down" {
+	if n.Status == session.NotStarted {
 		g = notBooted
 	}
 	s := g + report.ID(n.ID)

@@ -136,7 +136,7 @@ func (f *canvasFrame) chooseGroupLines() {
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
 		c, ok := f.index[nd.Leader]
-		if !ok || c == i || nd.Status == "crashed" || nd.Status == "down" {
+		if !ok || c == i || nd.Status == "crashed" || nd.Status == session.NotStarted {
 			continue
 		}
 		if co := &p.Nodes[c]; co.Status != "leader" && co.Status != "paused" || co.Term != nd.Term {

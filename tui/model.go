@@ -131,7 +131,7 @@ func New(o Options) (*Model, error) {
 	theme := max(0, slices.Index(themes, o.Theme))
 	m := &Model{opts: o, keys: newKeyMap(), st: newStyles(r, o.NoColor, themes[theme]), ss: ss, clock: o.Clock,
 		nodes: o.Config.IDs, speed: defaultSpeed, width: 100, height: 30, log: newEventLog(),
-		glyphs: kindGlyphs(o.Config.Algorithm), theme: theme}
+		glyphs: session.KindLetters(o.Config.Algorithm), theme: theme}
 	if m.clock == nil {
 		m.clock = time.Now
 	}
