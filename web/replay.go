@@ -31,14 +31,15 @@ type replayData struct {
 	RunFor    int64  `json:"runFor"`
 	Layout    string `json:"layout"`
 	// Topology, Edges and Directed are the picture's: they do not change during a run.
-	Topology string       `json:"topology,omitempty"`
-	Edges    [][2]algo.ID `json:"edges,omitempty"`
-	Directed bool         `json:"directed,omitempty"`
-	Kinds    []string     `json:"kinds"`
-	Times    []int64      `json:"times"` // Times[i] is the time of step i; Times[0] is 0, before the first
-	Log      []row        `json:"log"`   // Log[i] is step i+1
-	Items    []item       `json:"items"`
-	Verdicts []string     `json:"verdicts"`
+	Topology string         `json:"topology,omitempty"`
+	Edges    session.Links  `json:"edges,omitempty"`
+	Directed bool           `json:"directed,omitempty"`
+	Legend   []session.Mark `json:"legend"` // the picture's: it does not change during a run
+	Kinds    []string       `json:"kinds"`
+	Times    []int64        `json:"times"` // Times[i] is the time of step i; Times[0] is 0, before the first
+	Log      []row          `json:"log"`   // Log[i] is step i+1
+	Items    []item         `json:"items"`
+	Verdicts []string       `json:"verdicts"`
 	// Groups is an algorithm of groups' groups as the page lists them (view.Groups), from each
 	// step at which they read differently.
 	Groups     []replayGroups `json:"groups,omitempty"`
@@ -55,7 +56,7 @@ type replayGroups struct {
 
 // item is one thing drawn, from step A to step B, both included.
 type item struct {
-	K string          `json:"k"` // n node, t timer, h held, p packet, d drop, b blocked, g groups
+	K string          `json:"k"` // n node, t timer, h held, p packet, d drop, b blocked, g groups, s split brain
 	A int             `json:"a"`
 	B int             `json:"b"`
 	V json.RawMessage `json:"v"`
@@ -63,15 +64,15 @@ type item struct {
 
 // timerItem is a node's pending timer, by when it fires: the page draws fires − instant left.
 type timerItem struct {
-	Node  int    `json:"node"`
-	Name  string `json:"name"`
-	Fires int64  `json:"fires"`
-	Total int64  `json:"total"`
+	Node  algo.ID `json:"node,string"`
+	Name  string  `json:"name"`
+	Fires int64   `json:"fires"`
+	Total int64   `json:"total"`
 }
 
 // heldItem is an input a paused node holds, at its place in the node's queue.
 type heldItem struct {
-	Node  int          `json:"node"`
+	Node  algo.ID      `json:"node,string"`
 	Index int          `json:"i"`
 	Held  session.Held `json:"held"`
 }
@@ -117,7 +118,7 @@ func replayOf(cfg sim.Config, sc *scenarios.Scenario) (*replayData, error) {
 	var p session.Picture
 	for step := 0; ; step++ {
 		ss.Picture(&p, 0)
-		d.Layout, d.Topology, d.Edges, d.Directed = p.Layout, p.Topology, p.Edges, p.Directed
+		d.Layout, d.Topology, d.Edges, d.Directed, d.Legend = p.Layout, p.Topology, p.Edges, p.Directed, p.Legend
 		d.Times = append(d.Times, int64(p.At))
 		if err := enc.add(step, &p); err != nil {
 			return nil, err
@@ -164,12 +165,12 @@ func (s *spans) add(step int, p *session.Picture) error {
 	s.step = step
 	for i, n := range p.Nodes {
 		for _, t := range n.Timers {
-			if err := s.put("t", timerItem{int(n.ID), t.Name, int64(p.At + t.Left), int64(t.Total)}); err != nil {
+			if err := s.put("t", timerItem{n.ID, t.Name, int64(t.Fires), int64(t.Total)}); err != nil {
 				return err
 			}
 		}
 		for j, h := range n.Held {
-			if err := s.put("h", heldItem{int(n.ID), j, h}); err != nil {
+			if err := s.put("h", heldItem{n.ID, j, h}); err != nil {
 				return err
 			}
 		}
@@ -196,6 +197,11 @@ func (s *spans) add(step int, p *session.Picture) error {
 	}
 	if p.Groups > 0 {
 		if err := s.put("g", map[string]int{"groups": p.Groups}); err != nil {
+			return err
+		}
+	}
+	if len(p.SplitBrain) > 0 {
+		if err := s.put("s", p.SplitBrain); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,6 @@
 // app.js is the page: it asks its source — the server (electsim web) or the run inside the
 // page (a replay) — for the session at a step or an instant, and draws what it answers.
-import { drawPicture, fmtDur, setKinds } from "./draw.js";
+import { drawPicture, fmtDur, legendMarkup, legendShows, setKinds } from "./draw.js";
 import { readReplay, replaySource } from "./replaysource.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,7 +11,8 @@ const MAX_ROWS = 400; // the log shows at most the latest rows that match
 
 const ui = {
   source: null, view: null, log: [], gen: -1, playing: false, queued: 0, speed: 1,
-  selected: 0, lastFrame: 0, history: false, chain: Promise.resolve(null),
+  selected: "", lastFrame: 0, history: false, chain: Promise.resolve(null),
+  legend: "", seekTo: null, seeking: false, dragging: false,
 };
 
 // liveSource asks the server.
@@ -62,6 +63,7 @@ async function openLive(scenario) {
 // the order asked: what the user asks for waits for a playback frame in flight, never dropped.
 function request(op, extra = {}) {
   ui.queued++;
+  busy();
   const run = async () => {
     try {
       const v = await ui.source[op]({ from: ui.log.length, gen: ui.gen, ...extra });
@@ -72,10 +74,17 @@ function request(op, extra = {}) {
       return null;
     } finally {
       ui.queued--;
+      busy();
     }
   };
   ui.chain = ui.chain.then(run, run);
   return ui.chain;
+}
+
+// busy marks the page while a request waits or is in flight, or a seek is under way: a test (or a
+// script) waits for body[data-busy="false"] to read a settled page.
+function busy() {
+  document.body.dataset.busy = ui.queued > 0 || ui.seeking ? "true" : "false";
 }
 
 function show(v) {
@@ -89,8 +98,12 @@ function show(v) {
   const step = $("step"), time = $("time");
   step.textContent = v.step; step.dataset.step = v.step;
   time.textContent = fmtDur(v.picture.at); time.dataset.time = v.picture.at;
-  $("canvas").innerHTML = drawPicture(v.picture, ui.selected, v.groupLines);
+  const narrow = $("canvas").clientWidth < 560;
+  $("canvas").innerHTML = drawPicture(v.picture, { selected: ui.selected, groupLines: v.groupLines, narrow });
   window.electsimPicture = v.picture; // the picture drawn, for tests and the curious
+  showLegend(v.picture);
+  showAlarm(v.picture);
+  showSlider(v);
   $("break-note").hidden = !v.atBreak;
   $("play").textContent = ui.playing ? "❚❚ pause" : "▶ play";
   if (v.message) say(v.message, false);
@@ -103,6 +116,90 @@ function show(v) {
   $("verdict-box").hidden = !v.verdicts;
   if (v.verdicts) $("verdicts").textContent = v.verdicts.join("\n");
   showMode();
+}
+
+// showLegend writes the legend from the picture's (once a run), and shows the entries that show
+// only at times while the picture has one.
+function showLegend(pic) {
+  const text = JSON.stringify(pic.legend || []);
+  if (text !== ui.legend) {
+    ui.legend = text;
+    $("legend").innerHTML = legendMarkup(pic.legend);
+  }
+  const shows = legendShows(pic);
+  for (const li of $("legend").querySelectorAll("[data-when]")) li.classList.toggle("off", !shows[li.dataset.when]);
+}
+
+// showAlarm says, above the canvas, who believes it leads while two or more do: the TUI's words.
+function showAlarm(pic) {
+  const box = $("alarm"), leaders = pic.splitBrain || [];
+  box.dataset.leaders = leaders.join(" ");
+  if (leaders.length < 2) { box.textContent = ""; box.className = ""; return; }
+  const names = leaders.length === 2 ? `${leaders[0]} and ${leaders[1]}` : `${leaders.slice(0, -1).join(", ")} and ${leaders[leaders.length - 1]}`;
+  box.textContent = `⚠ SPLIT BRAIN — ${names} ${leaders.length > 2 ? "all" : "both"} believe they lead`;
+  box.className = "split-brain";
+}
+
+// showSlider puts the time slider at the instant drawn, over the whole run, unless it is being
+// dragged.
+function showSlider(v) {
+  const sl = $("slider");
+  sl.max = String(v.runFor / 1e6);
+  if (!ui.dragging && !ui.seeking) sl.value = String(v.picture.at / 1e6);
+  $("slider-end").textContent = fmtDur(v.runFor);
+}
+
+// seek shows the run at instant to (nanoseconds), exactly, as stepping there would: back to the
+// last step at or before it, or on to it past any break; the instant drawn is to. Drags come
+// faster than answers: only the latest instant asked for is sought.
+async function seek(to) {
+  ui.seekTo = to;
+  if (ui.seeking) return;
+  ui.seeking = true;
+  busy();
+  setPlaying(false);
+  try {
+    while (ui.seekTo !== null) {
+      const t = ui.seekTo;
+      ui.seekTo = null;
+      let after = 0; // the steps shown that are due after t
+      for (let i = ui.log.length - 1; i >= 0 && ui.log[i].at > t; i--) after++;
+      if (after > 0 && !(await request("back", { n: after }))) break;
+      for (let i = 0; i < 10000; i++) { // each answer stops at a break, if one is on the way
+        const v = await request("play", { to: t });
+        if (!v || v.done || v.picture.at >= t) break;
+      }
+    }
+  } finally {
+    ui.seeking = false;
+    ui.seekTo = null;
+    busy();
+    if (ui.view) showSlider(ui.view);
+  }
+}
+
+// goOn goes on from a break, playing, as the TUI's n does; elsewhere it steps.
+function goOn() {
+  if (ui.view && ui.view.atBreak && !ui.view.done) setPlaying(true);
+  else request("next");
+}
+
+// nextBreak plays on, every step shown, to the next break or the end of the run.
+function nextBreak() {
+  setPlaying(false);
+  request("play", { to: ui.view.runFor });
+}
+
+// present switches the presenter's view: full screen, large type, the canvas and the narration
+// first. Leaving full screen (esc) leaves it.
+function present() {
+  const on = !document.body.classList.contains("present");
+  document.body.classList.toggle("present", on);
+  try {
+    if (on && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+  } catch { /* not allowed here: large type all the same */ }
+  if (ui.view) show(ui.view);
 }
 
 function showMode() {
@@ -134,14 +231,14 @@ function showNode() {
   $("node-box").hidden = !n;
   if (!n) return;
   $("node-title").textContent = `node ${n.id}`;
-  let state = n.status;
+  let state = n.status.replace("-", " ");
   if (n.role) state += ` (${n.role})`;
   if (n.leader) state += ` · believes ${n.leader} leads`;
   if (n.term) state += ` · term ${n.term}`;
   if (n.group) state += ` · partition group ${n.group}`;
   $("node-state").textContent = state;
   $("node-timers").replaceChildren(...(n.timers || []).map((t) =>
-    Object.assign(document.createElement("li"), { textContent: `${t.name}: ${fmtDur(t.left)} left of ${fmtDur(t.total)}` })));
+    Object.assign(document.createElement("li"), { textContent: `${t.name}: ${fmtDur(t.left)} left of ${fmtDur(t.total)}, fires at ${fmtDur(t.fires)}` })));
   for (const b of $("node-actions").querySelectorAll("button")) b.disabled = !ui.source.live;
 }
 
@@ -238,7 +335,7 @@ async function replayFile() {
 function selectBy(delta) {
   const ids = ui.view.picture.nodes.map((n) => n.id);
   const i = ids.indexOf(ui.selected);
-  ui.selected = ids[(i + delta + ids.length) % ids.length] ?? 0;
+  ui.selected = ids[(i + delta + ids.length) % ids.length] ?? "";
   show(ui.view);
 }
 
@@ -249,7 +346,8 @@ function setTheme(name) {
 }
 
 function onKey(e) {
-  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) {
+  // The slider takes no keys of its own: the page's step and step back are its arrows.
+  if (e.target.closest("input:not([type=range]), select, textarea") || e.ctrlKey || e.metaKey || e.altKey) {
     if (e.key === "Escape") e.target.blur();
     return;
   }
@@ -259,7 +357,10 @@ function onKey(e) {
     " ": () => setPlaying(!ui.playing),
     ArrowRight: () => request("next"), l: () => request("next"), ".": () => request("next"),
     ArrowLeft: () => request("back"), h: () => request("back"), ",": () => request("back"),
-    n: () => request("next"), Enter: () => request("next"),
+    n: goOn, Enter: goOn,
+    // A presenter's clicker sends PageDown and PageUp: a step, a step back.
+    PageDown: () => request("next"), PageUp: () => request("back"),
+    b: nextBreak, f: present,
     "+": () => setSpeed(ui.speed + 1), "]": () => setSpeed(ui.speed + 1), "=": () => setSpeed(ui.speed + 1),
     "-": () => setSpeed(ui.speed - 1), "[": () => setSpeed(ui.speed - 1),
     Tab: () => selectBy(e.shiftKey ? -1 : 1), j: () => selectBy(1), k: () => selectBy(-1),
@@ -269,7 +370,7 @@ function onKey(e) {
     t: () => setTheme(THEMES[(THEMES.indexOf(document.documentElement.dataset.theme) + 1) % THEMES.length]),
     R: () => { setPlaying(false); request("restart"); },
     "?": () => ($("help").open ? $("help").close() : $("help").showModal()),
-    Escape: () => { ui.selected = 0; show(ui.view); },
+    Escape: () => { ui.selected = ""; show(ui.view); },
   };
   if (/^[1-9]$/.test(k)) {
     const n = ui.view.picture.nodes[+k - 1];
@@ -296,10 +397,20 @@ function wire() {
   $("routine").onchange = showLog;
   $("canvas").addEventListener("click", (e) => {
     const g = e.target.closest("[data-node]");
-    ui.selected = g ? +g.dataset.node : 0;
+    ui.selected = g ? g.dataset.node : "";
     show(ui.view);
   });
   for (const b of $("node-actions").querySelectorAll("button")) b.onclick = () => act(b.dataset.act);
+  const sl = $("slider");
+  sl.addEventListener("pointerdown", () => { ui.dragging = true; });
+  document.addEventListener("pointerup", () => { ui.dragging = false; });
+  sl.addEventListener("input", () => seek(Math.round(+sl.value * 1e6)));
+  sl.addEventListener("change", () => { ui.dragging = false; });
+  $("next-break").onclick = nextBreak;
+  $("present").onclick = present;
+  document.addEventListener("fullscreenchange", () => {
+    if (!document.fullscreenElement && document.body.classList.contains("present")) present();
+  });
   $("command-form").onsubmit = async (e) => {
     e.preventDefault();
     const text = $("command").value.trim();
@@ -324,7 +435,7 @@ async function chooser(current) {
     sel.disabled = true; // one switch at a time: each closes the session before it
     try {
       const { src, v } = await openLive(sel.value);
-      ui.source = src; ui.gen = -1; ui.selected = 0; ui.log = [];
+      ui.source = src; ui.gen = -1; ui.selected = ""; ui.log = [];
       show(v);
     } catch (e) { say(e.message, true); }
     sel.disabled = false;

@@ -31,7 +31,7 @@ export function replaySource(data) {
   const picture = () => {
     const t = instant;
     const nodes = [], byId = new Map(), packets = [], drops = [], blocked = [];
-    let groups = 0;
+    let groups = 0, splitBrain;
     let hi = items.length; // the first item that starts after step
     for (let lo = 0; lo < hi;) {
       const mid = (lo + hi) >> 1;
@@ -55,6 +55,7 @@ export function replaySource(data) {
         case "d": drops.push(v); break;
         case "b": blocked.push(v); break;
         case "g": groups = v.groups; break;
+        case "s": splitBrain = v; break;
       }
     }
     nodes.sort((a, b) => a.order - b.order);
@@ -62,13 +63,13 @@ export function replaySource(data) {
     timers.sort((a, b) => a.fires - b.fires);
     for (const tm of timers) {
       const n = byId.get(tm.node);
-      if (n) n.timers.push({ name: tm.name, left: tm.fires - t, total: tm.total });
+      if (n) n.timers.push({ name: tm.name, left: Math.max(0, tm.fires - t), total: tm.total, fires: tm.fires });
     }
     held.sort((a, b) => a.i - b.i);
     for (const h of held) { const n = byId.get(h.node); if (n) n.held.push(h.held); }
     packets.sort((a, b) => a.arrives - b.arrives);
     const shape = { topology: data.topology, edges: data.edges, directed: data.directed };
-    return { at: t, layout: data.layout, nodes, packets, drops, blocked, groups, ...shape };
+    return { at: t, layout: data.layout, nodes, packets, drops, blocked, groups, ...shape, splitBrain, legend: data.legend };
   };
   // The groups as listed at the step shown: the last change at or before it.
   const groupsAt = () => {
