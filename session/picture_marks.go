@@ -202,7 +202,7 @@ func Legend(info *algo.Info) []Mark {
 	}
 	if len(info.Kinds) > 0 {
 		k := info.Kinds[0]
-		out = append(out, Mark{Mark: string(letters[k]) + "8", Means: "carries id 8", Class: "carries", Kind: k, When: "carries"},
+		out = append(out, Mark{Mark: string(letters[k]) + "8", Means: "carries 8", Class: "carries", Kind: k, When: "carries"},
 			Mark{Mark: "hop 3", Means: "its hops, phase or round", Class: "count", When: "count"})
 	}
 	out = append(out, Mark{Mark: "✗", Means: "lost", Class: "lost"}, Mark{Mark: "╳", Means: "blocked", Class: "blocked"},

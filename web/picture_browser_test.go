@@ -475,7 +475,9 @@ func TestBrowserPresenterKeys(t *testing.T) {
 	if !on.Present || on.LogShown || on.FontSize == before.FontSize {
 		t.Errorf("f: presenting %v, type %s (was %s), log shown %v", on.Present, on.FontSize, before.FontSize, on.LogShown)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent("f")); err != nil {
+	// Leaving full screen gives the window its size back in a moment, not at once.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("f"), chromedp.Poll[chromedp.Void](
+		`!document.fullscreenElement && innerWidth === 1280`, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 		t.Fatal(err)
 	}
 	if off := read(); off != before {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,14 +49,42 @@ func TestPageShots(t *testing.T) {
 				seekAPI(t, ctx, m.at)
 			}
 			path := filepath.Join(dir, fmt.Sprintf("%s-%dms-%dx%d.png", m.scenario, m.at.Milliseconds(), size[0], size[1]))
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, png, 0o644); err != nil {
-				t.Fatal(err)
+			shoot(t, ctx, path)
+			if size[0] == 1920 {
+				// The presenter's view of the same moment: f.
+				if err := chromedp.Do(ctx, chromedp.KeyEvent("f"), chromedp.WaitVisible(`body.present`)); err != nil {
+					t.Fatal(err)
+				}
+				shoot(t, ctx, strings.TrimSuffix(path, ".png")+"-present.png")
 			}
 		}
+	}
+	// The picture docs/web.md shows: the default demo at step 153, 1200×760.
+	cfg, sc := bundled(t, "bully-leader-crash")
+	url := serveRun(t, cfg, sc)
+	err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 760), chromedp.Navigate(url+"/"), chromedp.WaitVisible(`body[data-ready="true"]`),
+		chromedp.Evaluate[chromedp.Void](`(async () => {
+			const id = sessionStorage.getItem("electsim-session");
+			for (let v = {step: 0}; v.step < 153;) {
+				v = await (await fetch("/api/sessions/" + id + "/next", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({n: 153 - v.step})})).json();
+			}
+		})()`, chromedp.EvalAwaitPromise),
+		chromedp.Reload(), chromedp.WaitVisible(`body[data-ready="true"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, ctx, filepath.Join(dir, "web-demo.png"))
+}
+
+// shoot writes a screenshot of the viewport to path.
+func shoot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -13,6 +13,7 @@ const ui = {
   source: null, view: null, log: [], gen: -1, playing: false, queued: 0, speed: 1,
   selected: "", lastFrame: 0, history: false, chain: Promise.resolve(null),
   legend: "", seekTo: null, seeking: false, dragging: false,
+  narrow: false, // the canvas is a phone's width: its type drawn larger (kept by a ResizeObserver, not read each frame)
 };
 
 // liveSource asks the server.
@@ -98,8 +99,7 @@ function show(v) {
   const step = $("step"), time = $("time");
   step.textContent = v.step; step.dataset.step = v.step;
   time.textContent = fmtDur(v.picture.at); time.dataset.time = v.picture.at;
-  const narrow = $("canvas").clientWidth < 560;
-  $("canvas").innerHTML = drawPicture(v.picture, { selected: ui.selected, groupLines: v.groupLines, narrow });
+  $("canvas").innerHTML = drawPicture(v.picture, { selected: ui.selected, groupLines: v.groupLines, narrow: ui.narrow });
   window.electsimPicture = v.picture; // the picture drawn, for tests and the curious
   showLegend(v.picture);
   showAlarm(v.picture);
@@ -406,6 +406,11 @@ function wire() {
   document.addEventListener("pointerup", () => { ui.dragging = false; });
   sl.addEventListener("input", () => seek(Math.round(+sl.value * 1e6)));
   sl.addEventListener("change", () => { ui.dragging = false; });
+  // The canvas's width decides its type's size; reading it each frame would force a layout.
+  new ResizeObserver(([e]) => {
+    const narrow = e.contentRect.width < 560;
+    if (narrow !== ui.narrow) { ui.narrow = narrow; if (ui.view) show(ui.view); }
+  }).observe($("canvas"));
   $("next-break").onclick = nextBreak;
   $("present").onclick = present;
   document.addEventListener("fullscreenchange", () => {

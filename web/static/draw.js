@@ -3,7 +3,7 @@
 // from, so that the two never disagree.
 
 export const W = 1000, H = 760;
-const MARGIN_X = 110, MARGIN_TOP = 100, MARGIN_BOTTOM = 130;
+const MARGIN_X = 110, MARGIN_TOP = 100, MARGIN_BOTTOM = 150;
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
@@ -173,7 +173,7 @@ function labelMarkup(n, p, glyph, words, timerText, narrow) {
   if (n.term && n.status !== "crashed") label += ` t${n.term}`;
   out.push(`<text class="label ${esc(n.status)}" x="${p.x}" y="${p.y - p.r - 20}">${esc(label.trim())}</text>`);
   const t = (n.timers || [])[0];
-  const line = narrow ? 40 : 26;
+  const line = narrow ? 36 : 26;
   let below = p.y + p.r + 14 + line;
   if (t && timerText && n.status !== "crashed") {
     // On a phone's width the name and the time left are two lines: one would run off the canvas.
