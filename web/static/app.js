@@ -127,13 +127,16 @@ function showLegend(pic) {
     $("legend").innerHTML = legendMarkup(pic.legend);
   }
   const shows = legendShows(pic);
-  for (const li of $("legend").querySelectorAll("[data-when]")) li.classList.toggle("off", !shows[li.dataset.when]);
+  for (const li of $("legend").querySelectorAll("[data-when]")) {
+    if (li.classList.contains("off") === !!shows[li.dataset.when]) li.classList.toggle("off", !shows[li.dataset.when]);
+  }
 }
 
 // showAlarm says, above the canvas, who believes it leads while two or more do: the TUI's words.
 function showAlarm(pic) {
-  const box = $("alarm"), leaders = pic.splitBrain || [];
-  box.dataset.leaders = leaders.join(" ");
+  const box = $("alarm"), leaders = pic.splitBrain || [], key = leaders.join(" ");
+  if (box.dataset.leaders === key) return; // unchanged: the DOM is left alone
+  box.dataset.leaders = key;
   if (leaders.length < 2) { box.textContent = ""; box.className = ""; return; }
   const names = leaders.length === 2 ? `${leaders[0]} and ${leaders[1]}` : `${leaders.slice(0, -1).join(", ")} and ${leaders[leaders.length - 1]}`;
   box.textContent = `⚠ SPLIT BRAIN — ${names} ${leaders.length > 2 ? "all" : "both"} believe they lead`;
@@ -143,10 +146,9 @@ function showAlarm(pic) {
 // showSlider puts the time slider at the instant drawn, over the whole run, unless it is being
 // dragged.
 function showSlider(v) {
-  const sl = $("slider");
-  sl.max = String(v.runFor / 1e6);
-  if (!ui.dragging && !ui.seeking) sl.value = String(v.picture.at / 1e6);
-  $("slider-end").textContent = fmtDur(v.runFor);
+  const sl = $("slider"), max = String(v.runFor / 1e6), value = String(v.picture.at / 1e6);
+  if (sl.max !== max) { sl.max = max; $("slider-end").textContent = fmtDur(v.runFor); }
+  if (!ui.dragging && !ui.seeking && sl.value !== value) sl.value = value;
 }
 
 // seek shows the run at instant to (nanoseconds), exactly, as stepping there would: back to the
