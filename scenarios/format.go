@@ -10,7 +10,9 @@ import (
 )
 
 // Format writes s as a canonical scenario file: every directive, one per line, then the
-// actions, then the expectations. Comments are not kept. Parse(Format(s)) equals s.
+// actions, then the expectations. Comments are not kept. Parse(Format(s)) equals s — but for a
+// scenario whose `topology file:PATH` Load read: its graph is written as its edges (`topology
+// edges 1-2 …`), so that the text runs the same without the file, and parses back as that.
 func Format(s *Scenario) string {
 	var b strings.Builder
 	line := func(directive, value string) { fmt.Fprintf(&b, "%-7s %s\n", directive, value) }
@@ -35,7 +37,10 @@ func Format(s *Scenario) string {
 		fifo = "off"
 	}
 	line("fifo", fifo)
-	if s.Topology != "" {
+	switch {
+	case s.Topology != "" && s.Edges != nil:
+		formatEdges(line, s.Edges) // a file's, once read, too: the text stands without the file
+	case s.Topology != "":
 		line("topology", s.Topology)
 	}
 	if info, err := s.Info(); err == nil {
