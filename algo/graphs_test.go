@@ -140,17 +140,17 @@ func normalise(edges [][2]ID) [][2]ID {
 // Bad names say what was expected; a grid that does not fit the nodes says so.
 func TestGraphNameErrors(t *testing.T) {
 	for name, want := range map[string]string{
-		"grid:3":      "expected grid:RxC",
-		"grid:0x3":    "expected grid:RxC",
-		"tree:":       "expected tree:K",
-		"tree:x":      "expected tree:K",
-		"random:0":    "expected random:D",
-		"random:NaN":  "expected random:D",
-		"random":      "expected random:D",
-		"line:2":      "takes no parameter",
-		"file:":       "expected file:PATH",
-		"edges:1-2":   "takes no parameter",
-		"hypercube":   "unknown topology",
+		"grid:3":     "expected grid:RxC",
+		"grid:0x3":   "expected grid:RxC",
+		"tree:":      "expected tree:K",
+		"tree:x":     "expected tree:K",
+		"random:0":   "expected random:D",
+		"random:NaN": "expected random:D",
+		"random":     "expected random:D",
+		"line:2":     "takes no parameter",
+		"file:":      "expected file:PATH",
+		"edges:1-2":  "takes no parameter",
+		"hypercube":  "unknown topology",
 	} {
 		if err := CheckTopology(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", name, err, want)

@@ -32,8 +32,8 @@ type Scenario struct {
 	// edges 1-2 2-3 …` and the `edges` lines after it, or those of the edge-list file
 	// `topology file:PATH` names, once Load has read it. Nil for any other topology. Read them,
 	// do not change them: copies of the scenario share them.
-	Edges [][2]algo.ID
-	Params   []Setting // in the order given
+	Edges  [][2]algo.ID
+	Params []Setting // in the order given
 	// Draws are the `draws` lines: nodes' first random draws pinned to points of their
 	// ranges, in the order given (sim.Config.Draws).
 	Draws  []sim.NodeDraws
