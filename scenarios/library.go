@@ -57,8 +57,9 @@ func BundledSource(name string) ([]byte, error) {
 // read stays within a few hundred megabytes (docs/scenarios.md).
 const MaxFileSize = 4 << 20
 
-// Load parses the scenario arg names: a file, or else a bundled scenario. The error says which
-// it looked for. A file is read only if it is a regular file or a pipe (electsim run
+// Load parses the scenario arg names: a file, or else a bundled scenario. A name that ends in
+// .scn or holds a path separator is a file's, and only a file's: missing, it is an error naming
+// it. The error says which it looked for. A file is read only if it is a regular file or a pipe (electsim run
 // <(curl …)), and only up to MaxFileSize: a device (/dev/zero, a terminal) or a socket is
 // refused, and so is a bigger file, before it is read.
 func Load(arg string) (*Scenario, error) {
@@ -76,11 +77,16 @@ func Load(arg string) (*Scenario, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	if strings.ContainsRune(arg, os.PathSeparator) {
-		return nil, fmt.Errorf("%s: no such scenario file", arg) // a path: not a bundled name
+	if strings.ContainsAny(arg, "/"+string(os.PathSeparator)) || strings.HasSuffix(arg, ".scn") {
+		// A path, not a bundled name: playing a bundled scenario of the same name instead would
+		// be playing another file than the one asked for.
+		if name := strings.TrimSuffix(arg, ".scn"); name != arg && slices.Contains(Bundled(), name) {
+			return nil, fmt.Errorf("%s: no such scenario file (the bundled scenario of that name is %s: electsim run %s)", arg, name, name)
+		}
+		return nil, fmt.Errorf("%s: no such scenario file", arg)
 	}
-	if slices.Contains(Bundled(), strings.TrimSuffix(arg, ".scn")) {
-		return LoadBundled(strings.TrimSuffix(arg, ".scn"))
+	if slices.Contains(Bundled(), arg) {
+		return LoadBundled(arg)
 	}
 	return nil, fmt.Errorf("no scenario file %s, and no bundled scenario called %q (electsim scenarios lists them)", arg, arg)
 }

@@ -87,3 +87,24 @@ func (zeros) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// A name that ends in .scn, or holds a path, names a file, and only a file: missing, it is an
+// error naming it, never the bundled scenario of the same name played instead (issue 28, item
+// 12). A bare name is a bundled scenario's.
+func TestLoadMissingFileIsNotBundled(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for arg, want := range map[string]string{
+		"bully-partition.scn":   "bully-partition.scn: no such scenario file (the bundled scenario of that name is bully-partition: electsim run bully-partition)",
+		"./bully-partition.scn": "./bully-partition.scn: no such scenario file",
+		"./bully-partition":     "./bully-partition: no such scenario file",
+		"lessons/week1.scn":     "lessons/week1.scn: no such scenario file",
+		"week1.scn":             "week1.scn: no such scenario file",
+	} {
+		if sc, err := Load(arg); err == nil || err.Error() != want {
+			t.Errorf("Load(%q): %v (scenario %v)\nwant %s", arg, err, sc != nil, want)
+		}
+	}
+	if sc, err := Load("bully-partition"); err != nil || sc.Name != "bully-partition" || sc.File() != "" {
+		t.Errorf("the bundled bully-partition: %v", err)
+	}
+}
