@@ -20,7 +20,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Quit):
-		return m.quit()
+		return m.quitAsking()
 	case key.Matches(k, keys.Help):
 		m.overlay = overlayHelp
 	case key.Matches(k, keys.History):
@@ -224,7 +224,7 @@ func (m *Model) restart() tea.Cmd {
 		return restart()
 	}
 	m.ask = &question{fmt.Sprintf("Start again from the beginning, and forget %s: %s? y/n",
-		human.Plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart}
+		human.Plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart, false}
 	return nil
 }
 
@@ -235,7 +235,7 @@ func (m *Model) act(a sim.Action, toggle bool) {
 	if lost := m.ss.Forgets(); len(lost) > 0 && !m.ss.Done() {
 		m.playing = false
 		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
-			a, algo.FormatDuration(m.ss.ActTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }}
+			a, algo.FormatDuration(m.ss.ActTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }, false}
 		return
 	}
 	m.doAct(a, toggle)
@@ -264,6 +264,16 @@ func (m *Model) doAct(a sim.Action, toggle bool) {
 	default:
 		m.say(fmt.Sprintf("%s at %s", t.Happened, at), false)
 	}
+}
+
+// shortActionList is actionList for a question that must fit a line: the first three, and how
+// many more.
+func shortActionList(as []sim.Action) string {
+	const most = 3
+	if len(as) <= most {
+		return actionList(as)
+	}
+	return fmt.Sprintf("%s and %d more", actionList(as[:most]), len(as)-most)
 }
 
 // actionList writes actions with their times: "crash 3 at 1012ms, heal at 1100ms".
