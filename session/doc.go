@@ -19,8 +19,10 @@
 //     every step due before it, as a scenario's `at` line would: a session saved with File
 //     replays to the same trace under electsim run. A break on the way stops the run there
 //     first. An action is judged where it happens, not where it was asked for: one that would
-//     change nothing — or that names `leader` when no node leads then — is refused with the
-//     reason (Refused), and neither kept nor saved.
+//     change nothing — or that names `leader` when no node leads then, or a partition that puts
+//     every node in one group — is refused with the reason (Refused), and neither kept nor
+//     saved. A toggle (Act's toggle) switches named nodes between paused and running: with any
+//     other action it is an error (ErrToggle), before anything is done.
 //   - What is drawn at an instant is computed here, not by a view: PlayTo plays virtual time on
 //     to an instant, every step due shown in order, and Picture gives the picture of the
 //     instant — nodes, messages on their way at the fraction of their flight, timers, held
