@@ -272,6 +272,9 @@ func genScenario(t *rapid.T) *Scenario {
 			a.Op, a.Drop = sim.SetDrop, float64(rapid.IntRange(0, 100).Draw(t, "pct"))
 		case 4:
 			a.Op, a.Groups = sim.Partition, [][]algo.ID{{sc.IDs[0]}}
+			if len(sc.IDs) == 1 { // every node in one group splits nothing, and is a mistake
+				a.Op, a.Groups = sim.Heal, nil
+			}
 		case 5:
 			a.Op = sim.Break
 		case 6:

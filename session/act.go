@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 	"electsim/sim"
 )
@@ -118,7 +120,8 @@ func (s *Session) replaced(i int) bool {
 // An action is judged where it happens, not where it was asked for: the run goes on to the
 // action's step to see, past a break if one comes first, and comes back. One that would change
 // nothing there, or that cannot happen, is refused: the error is a *Refused. Once the run is
-// over, the error is ErrOver.
+// over, the error is ErrOver; once the session is full (Full), an error wrapping ErrFull; a say
+// of more than MaxSay characters is an error too.
 func (s *Session) Act(a sim.Action, toggle bool) (Taken, error) {
 	if s.run.Done() {
 		return Taken{}, ErrOver
@@ -127,6 +130,9 @@ func (s *Session) Act(a sim.Action, toggle bool) (Taken, error) {
 		if err := checkToggle(a); err != nil {
 			return Taken{}, err
 		}
+	}
+	if n := utf8.RuneCountInString(a.Text); a.Op == sim.Say && n > MaxSay {
+		return Taken{}, fmt.Errorf("a say holds at most %d characters, and this one has %s: say it in several", MaxSay, human.Thousands(int64(n)))
 	}
 	a.At = s.ActTime()
 	if a.At > s.base.RunFor {
@@ -156,6 +162,9 @@ func (s *Session) act(a sim.Action, toggle bool) (Taken, error) {
 	if s.run.Done() { // a guard stopped the run on the way
 		return Taken{}, errors.Join(s.replayTo(before, true), fmt.Errorf("the run stopped before %s", algo.FormatDuration(a.At)))
 	}
+	if why := s.Full(); why != "" { // no room for the steps on the way
+		return Taken{}, errors.Join(&fullError{why}, s.replayTo(before, true))
+	}
 	if toggle {
 		var err error
 		if a, err = s.toggled(a); err != nil {
@@ -181,6 +190,9 @@ func (s *Session) act(a sim.Action, toggle bool) (Taken, error) {
 			err := fmt.Errorf("%s did not happen at %s", a, algo.FormatDuration(a.At))
 			if s.run.Done() {
 				err = fmt.Errorf("the run stopped before %s", a)
+			}
+			if why := s.Full(); why != "" {
+				err = &fullError{why}
 			}
 			return Taken{}, errors.Join(err, s.unact(before))
 		}

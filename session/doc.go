@@ -27,8 +27,14 @@
 //     to an instant, every step due shown in order, and Picture gives the picture of the
 //     instant — nodes, messages on their way at the fraction of their flight, timers, held
 //     inputs, drops, blocked links — as plain data (docs/picture.md).
-//   - Nothing changes a Session but its methods that say so (Next, NextBy, PlayTo, Back, Act, Restart);
-//     every other method only reads, so a view may call them as often as it draws.
+//   - What a Session keeps is bounded (bound.go): its run, the steps it shows and those stepped
+//     back over, and the copies kept for stepping back stay within the run's memory bound, or a
+//     smaller one a view sets (SetMemoryBound). Where they would pass it the session shows no
+//     new step, and Full says which bound was met; nothing kept is dropped, so stepping back
+//     stays exact. A view sends the log a page at a time (StepsFrom).
+//   - Nothing changes a Session but its methods that say so (Next, NextBy, PlayTo, Back, Act,
+//     Restart, SetMemoryBound); every other method only reads, so a view may call them as often
+//     as it draws.
 //
 // A Session is not safe for concurrent use: a server that shares one between requests guards
 // it with a lock of its own.

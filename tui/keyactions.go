@@ -147,12 +147,17 @@ func (m *Model) goOn() tea.Cmd {
 // playTick plays a frame's worth of virtual time (perTick): every step due by then, in order,
 // for at most tickBudget of wall time. No step is ever skipped: past the budget, the next tick
 // goes on from the last step shown, and playback runs slower than the rate asked. It stops at
-// a break and at the end of the run.
+// a break, at the end of the run, and where the session is full (session.Full), saying so.
 func (m *Model) playTick() {
 	target := m.ss.Instant() + m.perTick()
 	start := m.clock()
 	for {
 		st, ok := m.ss.NextBy(target)
+		if !ok && m.ss.Full() != "" { // no room for another step: playback stops, saying which bound
+			m.playing = false
+			m.say(m.ss.Full(), true)
+			return
+		}
 		if !ok {
 			break
 		}
@@ -175,6 +180,11 @@ func (m *Model) playTick() {
 // may go on.
 func (m *Model) stepOnce() bool {
 	st, ok := m.ss.Next()
+	if !ok && m.ss.Full() != "" {
+		m.playing = false
+		m.say(m.ss.Full(), true)
+		return false
+	}
 	if !ok {
 		m.playing = false
 		m.say("the run is over — ← goes back, R starts again", false)
