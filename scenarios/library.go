@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"electsim/internal/outfile"
 )
 
 //go:embed library/*.scn
@@ -131,7 +133,7 @@ func readBounded(name string, rules fileRules) ([]byte, error) {
 	case fi.Mode()&fs.ModeNamedPipe != 0 && !rules.pipes:
 		return nil, fmt.Errorf("%s: is a named pipe, not a file: %s", name, rules.give)
 	case !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0:
-		return nil, fmt.Errorf("%s: is %s, not a file: %s", name, kindOf(fi.Mode()), rules.give)
+		return nil, fmt.Errorf("%s: is %s, not a file: %s", name, outfile.Kind(fi.Mode()), rules.give)
 	case kernelFile(name):
 		return nil, fmt.Errorf("%s: is a file of the system's /proc or /sys, not a file of yours: %s", name, rules.give)
 	}
@@ -145,7 +147,7 @@ func readBounded(name string, rules fileRules) ([]byte, error) {
 	}
 	defer f.Close()
 	if now, err := f.Stat(); err == nil && !now.Mode().IsRegular() && (!rules.pipes || now.Mode()&fs.ModeNamedPipe == 0) {
-		return nil, fmt.Errorf("%s: is %s, not a file: %s", name, kindOf(now.Mode()), rules.give) // changed since it was looked at
+		return nil, fmt.Errorf("%s: is %s, not a file: %s", name, outfile.Kind(now.Mode()), rules.give) // changed since it was looked at
 	}
 	// A pipe says nothing of its size, and a file may grow while it is read: read one byte
 	// past the limit to know.
@@ -194,20 +196,6 @@ func byteSize(n int64) string {
 		return strconv.FormatInt(n>>10, 10) + " kB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
-}
-
-// kindOf names what a file that is not a regular one is: "a character device (such as
-// /dev/zero or a terminal)".
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device (such as /dev/zero or a terminal)"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // unwrap returns the reason of a file operation's error, without the paths it names.

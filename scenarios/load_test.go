@@ -18,7 +18,7 @@ import (
 func TestLoadBounded(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ path, want string }{
-		{"/dev/zero", "/dev/zero: is a character device (such as /dev/zero or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name"},
+		{"/dev/zero", "/dev/zero: is a character device (such as /dev/null or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name"},
 		{dir, dir + ": is a directory; give a scenario file (.scn) or a bundled scenario's name"},
 	} {
 		if _, err := Load(c.path); err == nil || err.Error() != c.want {

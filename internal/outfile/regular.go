@@ -40,11 +40,12 @@ func CheckFile(path string) error {
 	case fi.Mode().IsRegular():
 		return nil
 	}
-	return &NotFileError{What: kindOf(fi.Mode())}
+	return &NotFileError{What: Kind(fi.Mode())}
 }
 
-// kindOf names what a file that is not a regular one is.
-func kindOf(m fs.FileMode) string {
+// Kind names what a file that is not a regular one is, for a message: "a named pipe", "a
+// character device (such as /dev/null or a terminal)", …
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
