@@ -143,3 +143,20 @@ func TestInlineEdgesLong(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A file's graph too big to write in a scenario file is written as the file's name: what Format
+// writes always reads back.
+func TestFormatBigFileGraphByName(t *testing.T) {
+	sc := New("big")
+	sc.Algorithm, sc.Topology = "echo", "file:big.txt"
+	for i := range 300_000 {
+		sc.Edges = append(sc.Edges, [2]algo.ID{algo.ID(1_000_000 + i), algo.ID(2_000_000 + i)})
+	}
+	if text := Format(sc); !strings.Contains(text, "\ntopology file:big.txt\n") || len(text) > 1000 {
+		t.Errorf("%d edges formatted in %d bytes:\n%.300s", len(sc.Edges), len(text), text)
+	}
+	sc.Edges = sc.Edges[:100_000]
+	if text := Format(sc); !strings.Contains(text, "\ntopology edges\nedges ") || len(text) > MaxFileSize {
+		t.Errorf("%d edges formatted in %d bytes", len(sc.Edges), len(text))
+	}
+}
