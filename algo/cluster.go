@@ -57,6 +57,14 @@ func NewClusterOn(ring []ID, topology string, maxDelay time.Duration, params Par
 // NewClusterSeeded is NewClusterOn with a random topology (random:D) drawn from seed: the
 // run's seed, so that the same seed gives the same graph.
 func NewClusterSeeded(ring []ID, topology string, seed uint64, maxDelay time.Duration, params Params) (*Cluster, error) {
+	return NewClusterGraph(ring, topology, nil, seed, maxDelay, params)
+}
+
+// NewClusterGraph is NewClusterSeeded for a topology whose edges are given as data: file:PATH
+// (the file read by the caller) or edges, with edges its edges — each two ids of the ring,
+// undirected, the same edge twice or both ways one edge. The graph must be connected. For
+// another topology, edges is ignored.
+func NewClusterGraph(ring []ID, topology string, edges [][2]ID, seed uint64, maxDelay time.Duration, params Params) (*Cluster, error) {
 	if len(ring) == 0 {
 		return nil, fmt.Errorf("algo: a cluster needs at least one node")
 	}
@@ -82,7 +90,7 @@ func NewClusterSeeded(ring []ID, topology string, seed uint64, maxDelay time.Dur
 	for pos, id := range ring {
 		c.ringPos[c.Index(id)] = int32(pos)
 	}
-	t, err := newTopology(topology, c, seed)
+	t, err := newTopology(topology, c, seed, edges)
 	if err != nil {
 		return nil, err
 	}

@@ -1,15 +1,10 @@
 package algo
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
+	"math/big"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,12 +28,17 @@ const (
 	// random spanning tree, then edges between random pairs until there are round(N·D/2)
 	// (never fewer than N-1, never more than every pair).
 	Random = "random"
-	// File: file:PATH reads the edges from a text file, one edge a line: two node ids, apart.
+	// File: file:PATH is the graph of an edge-list file, one edge a line: two node ids, apart.
+	// The file is read by the caller — once, by the scenario or the command line — and its
+	// edges given as data (NewClusterGraph): an algorithm's package reads no file.
 	File = "file"
+	// EdgeList: the graph given as its edges, as data — a scenario's `topology edges 1-2 2-3`.
+	EdgeList = "edges"
 )
 
-// MaxGraphFileSize is the most bytes an edge-list file (file:PATH) may hold.
-const MaxGraphFileSize = 16 << 20
+// MaxEdges is the most edges a general graph may have: its adjacency lists then take a few
+// hundred megabytes. (The complete graph is kept implicit, and has no such bound.)
+const MaxEdges = 10_000_000
 
 // TopologyKind returns the kind of a topology's name, the part before any ':' — "grid" for
 // "grid:3x4", "ring" for "ring".
@@ -54,24 +54,17 @@ type graphSpec struct {
 	k          int     // tree
 	degree     float64 // random
 	path       string  // file
-	edges      []fileEdge
 }
 
-// fileEdge is an edge read from a file, with where it was read, to position errors.
-type fileEdge struct {
-	a, b      ID
-	line, col int
-}
-
-// parseGraph parses the name of a general graph; it reads file:PATH's file. It returns nil and
-// no error when name is not a general graph's.
+// parseGraph parses the name of a general graph. It returns nil and no error when name is not
+// a general graph's. It reads nothing: a file's edges are given as data (NewClusterGraph).
 func parseGraph(name string) (*graphSpec, error) {
 	kind, arg, hasArg := strings.Cut(name, ":")
 	s := &graphSpec{kind: kind}
 	switch kind {
-	case Line, Star:
+	case Line, Star, EdgeList:
 		if hasArg {
-			return nil, fmt.Errorf("topology %q takes no parameter: write %s", name, kind)
+			return nil, fmt.Errorf("topology %s takes no parameter: write %s", quoteName(name), kind)
 		}
 	case Grid:
 		r, c, ok := strings.Cut(strings.ToLower(arg), "x")
@@ -79,116 +72,53 @@ func parseGraph(name string) (*graphSpec, error) {
 		s.rows, err1 = strconv.Atoi(r)
 		s.cols, err2 = strconv.Atoi(c)
 		if !hasArg || !ok || err1 != nil || err2 != nil || s.rows < 1 || s.cols < 1 {
-			return nil, fmt.Errorf("topology %q: expected grid:RxC, rows and columns positive whole numbers (grid:3x4)", name)
+			return nil, fmt.Errorf("topology %s: expected grid:RxC, rows and columns positive whole numbers (grid:3x4)", quoteName(name))
 		}
 	case Tree:
 		var err error
 		s.k, err = strconv.Atoi(arg)
 		if !hasArg || err != nil || s.k < 1 {
-			return nil, fmt.Errorf("topology %q: expected tree:K, K the children of each node, a positive whole number (tree:2)", name)
+			return nil, fmt.Errorf("topology %s: expected tree:K, K the children of each node, a positive whole number (tree:2)", quoteName(name))
 		}
 	case Random:
 		var err error
 		s.degree, err = strconv.ParseFloat(arg, 64)
 		if !hasArg || err != nil || !(s.degree > 0) || math.IsInf(s.degree, 0) {
-			return nil, fmt.Errorf("topology %q: expected random:D, D the mean degree, a positive number (random:3)", name)
+			return nil, fmt.Errorf("topology %s: expected random:D, D the mean degree, a positive number (random:3)", quoteName(name))
 		}
 	case File:
 		if !hasArg || arg == "" {
-			return nil, fmt.Errorf("topology %q: expected file:PATH, PATH an edge-list file", name)
+			return nil, fmt.Errorf("topology %s: expected file:PATH, PATH an edge-list file", quoteName(name))
 		}
 		s.path = arg
-		edges, err := readEdges(arg)
-		if err != nil {
-			return nil, err
-		}
-		s.edges = edges
 	default:
 		return nil, nil
 	}
 	return s, nil
 }
 
-// readEdges reads an edge-list file: one edge a line, two positive node ids apart; blank lines
-// and text after '#' are ignored. Its errors say path:line:col.
-func readEdges(path string) ([]fileEdge, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s: no such file; give an edge-list file, one edge a line: two node ids", path)
-	case err != nil:
-		return nil, fmt.Errorf("%s: %w", path, err)
-	case fi.IsDir():
-		return nil, fmt.Errorf("%s: is a directory; give an edge-list file, one edge a line: two node ids", path)
+// nameOf writes a topology's name for an error: as it is when it is plain — a file's path
+// may be long — else quoted (quoteName).
+func nameOf(name string) string {
+	if len(name) <= 256 && strconv.Quote(name) == `"`+name+`"` && !strings.ContainsRune(name, ' ') {
+		return name
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, MaxGraphFileSize+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("%s: %w", path, err)
-	case len(src) > MaxGraphFileSize:
-		return nil, fmt.Errorf("%s: it holds more than %d bytes, the most an edge-list file may hold", path, MaxGraphFileSize)
-	}
-	return parseEdges(path, src)
+	return quoteName(name)
 }
 
-// parseEdges parses an edge list read from path.
-func parseEdges(path string, src []byte) ([]fileEdge, error) {
-	var edges []fileEdge
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, MaxGraphFileSize+1)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		var ids []ID
-		var cols []int
-		for col := 0; col < len(text); {
-			if text[col] == ' ' || text[col] == '\t' || text[col] == '\r' || text[col] == ',' {
-				col++
-				continue
-			}
-			end := col
-			for end < len(text) && !strings.ContainsRune(" \t\r,", rune(text[end])) {
-				end++
-			}
-			word := text[col:end]
-			if len(ids) == 2 {
-				return nil, fmt.Errorf("%s:%d:%d: %q after the edge's two ids: expected one edge a line", path, line, col+1, word)
-			}
-			v, err := strconv.ParseInt(word, 10, 32)
-			if err != nil || v <= 0 {
-				return nil, fmt.Errorf("%s:%d:%d: %q: expected a node id, a positive whole number", path, line, col+1, word)
-			}
-			ids = append(ids, ID(v))
-			cols = append(cols, col+1)
-			col = end
-		}
-		switch {
-		case len(ids) == 1:
-			return nil, fmt.Errorf("%s:%d:%d: an edge needs two node ids, this line has one", path, line, cols[0])
-		case len(ids) == 2 && ids[0] == ids[1]:
-			return nil, fmt.Errorf("%s:%d:%d: edge %d–%d joins a node to itself", path, line, cols[1], ids[0], ids[1])
-		case len(ids) == 2:
-			edges = append(edges, fileEdge{ids[0], ids[1], line, cols[0]})
-		}
+// quoteName quotes a topology's name for an error, escaped, and cut short when long: a name
+// is what a user typed, and may be anything.
+func quoteName(name string) string {
+	const most = 40
+	if r := []rune(name); len(r) > most {
+		return strconv.Quote(string(r[:most])) + "…"
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(edges) == 0 {
-		return nil, fmt.Errorf("%s: no edges; write one edge a line: two node ids", path)
-	}
-	return edges, nil
+	return strconv.Quote(name)
 }
 
-// build lays the graph over cluster c, drawing a random graph from seed.
-func (s *graphSpec) build(c *Cluster, seed uint64) (*Topology, error) {
+// build lays the graph over cluster c, drawing a random graph from seed; a file's graph, or
+// one given as its edges, has edges.
+func (s *graphSpec) build(c *Cluster, seed uint64, edges [][2]ID) (*Topology, error) {
 	n := len(c.Ring)
 	pos := func(p int) int { return c.Index(c.Ring[p]) } // ring position → index in Sorted
 	out := make([][]int32, n)
@@ -208,8 +138,9 @@ func (s *graphSpec) build(c *Cluster, seed uint64) (*Topology, error) {
 		}
 	case Grid:
 		name = fmt.Sprintf("%s:%dx%d", Grid, s.rows, s.cols)
-		if s.rows*s.cols != n {
-			return nil, fmt.Errorf("topology %s has %d places, and the run has %d nodes: give grid:RxC with R·C = %d", name, s.rows*s.cols, n, n)
+		if s.rows > n || s.cols > n || s.rows*s.cols != n { // rows, cols ≤ n: the product cannot wrap
+			places := new(big.Int).Mul(big.NewInt(int64(s.rows)), big.NewInt(int64(s.cols)))
+			return nil, fmt.Errorf("topology %s has %s places, and the run has %d nodes: give grid:RxC with R·C = %d", name, places, n, n)
 		}
 		for p := 0; p < n; p++ {
 			if p%s.cols > 0 {
@@ -226,16 +157,35 @@ func (s *graphSpec) build(c *Cluster, seed uint64) (*Topology, error) {
 		}
 	case Random:
 		name = Random + ":" + strconv.FormatFloat(s.degree, 'g', -1, 64)
-		randomEdges(n, RandomEdgeCount(n, s.degree), seed, link)
-	case File:
-		name = File + ":" + s.path
-		seen := make(map[[2]int32]bool, len(s.edges))
-		for _, e := range s.edges {
-			i, j := c.Index(e.a), c.Index(e.b)
-			for _, id := range []ID{e.a, e.b} {
-				if c.Index(id) < 0 {
-					return nil, fmt.Errorf("%s:%d:%d: node %d is not in the run; its edges must join the run's ids", s.path, e.line, e.col, id)
+		m := RandomEdgeCount(n, s.degree)
+		if m > MaxEdges {
+			return nil, fmt.Errorf("topology %s over %d nodes would have %d edges, more than the %d a graph may have; give a smaller mean degree",
+				name, n, m, MaxEdges)
+		}
+		randomEdges(n, m, seed, link)
+	case File, EdgeList:
+		if s.kind == File {
+			name = File + ":" + s.path
+		}
+		if len(edges) == 0 {
+			return nil, fmt.Errorf("topology %s has no edges: its edges are given as data (a scenario's topology edges 1-2 2-3 …, or the file read)", nameOf(name))
+		}
+		if len(edges) > MaxEdges {
+			return nil, fmt.Errorf("topology %s has %d edges, more than the %d a graph may have", nameOf(name), len(edges), MaxEdges)
+		}
+		seen := make(map[[2]int32]bool, len(edges))
+		for _, e := range edges {
+			i, j := c.Index(e[0]), c.Index(e[1])
+			switch {
+			case i < 0 || j < 0:
+				missing := e[0]
+				if i >= 0 {
+					missing = e[1]
 				}
+				return nil, fmt.Errorf("topology %s: the edge %d–%d names node %d, which is not in the run; its edges must join the run's ids",
+					nameOf(name), e[0], e[1], missing)
+			case i == j:
+				return nil, fmt.Errorf("topology %s: the edge %d–%d joins a node to itself", nameOf(name), e[0], e[1])
 			}
 			key := [2]int32{int32(min(i, j)), int32(max(i, j))}
 			if seen[key] {
@@ -250,16 +200,22 @@ func (s *graphSpec) build(c *Cluster, seed uint64) (*Topology, error) {
 	}
 	t := &Topology{name: name, shape: shapeGraph, c: c, out: out}
 	if a, b, ok := t.unreached(); !ok {
-		return nil, fmt.Errorf("topology %s is not connected: node %d has no path to node %d; an election needs every node reachable", name, b, a)
+		return nil, fmt.Errorf("topology %s is not connected: node %d has no path to node %d; an election needs every node reachable", nameOf(name), b, a)
 	}
 	return t, nil
 }
 
 // RandomEdgeCount is the number of edges random:D has over n nodes: round(n·D/2), at least
-// n-1 (a spanning tree) and at most every pair.
+// n-1 (a spanning tree) and at most every pair. It is worked out in floating point and
+// compared before it becomes a whole number, so that a huge D gives every pair, not a number
+// that wrapped round.
 func RandomEdgeCount(n int, degree float64) int {
-	m := int(math.Round(float64(n) * degree / 2))
-	return min(max(m, n-1), n*(n-1)/2)
+	pairs := int64(n) * int64(n-1) / 2
+	m := math.Round(float64(n) * degree / 2)
+	if !(m < float64(pairs)) { // NaN too: every pair
+		return int(pairs)
+	}
+	return max(int(m), n-1)
 }
 
 // randomEdges draws a connected graph of m edges over nodes 0..n-1 from seed, calling link once

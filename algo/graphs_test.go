@@ -3,8 +3,6 @@ package algo
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -142,17 +140,17 @@ func normalise(edges [][2]ID) [][2]ID {
 // Bad names say what was expected; a grid that does not fit the nodes says so.
 func TestGraphNameErrors(t *testing.T) {
 	for name, want := range map[string]string{
-		"grid:3":      "expected grid:RxC",
-		"grid:0x3":    "expected grid:RxC",
-		"tree:":       "expected tree:K",
-		"tree:x":      "expected tree:K",
-		"random:0":    "expected random:D",
-		"random:NaN":  "expected random:D",
-		"random":      "expected random:D",
-		"line:2":      "takes no parameter",
-		"file:":       "expected file:PATH",
-		"file:/nope9": "/nope9: no such file",
-		"hypercube":   "unknown topology",
+		"grid:3":     "expected grid:RxC",
+		"grid:0x3":   "expected grid:RxC",
+		"tree:":      "expected tree:K",
+		"tree:x":     "expected tree:K",
+		"random:0":   "expected random:D",
+		"random:NaN": "expected random:D",
+		"random":     "expected random:D",
+		"line:2":     "takes no parameter",
+		"file:":      "expected file:PATH",
+		"edges:1-2":  "takes no parameter",
+		"hypercube":  "unknown topology",
 	} {
 		if err := CheckTopology(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", name, err, want)
@@ -163,45 +161,76 @@ func TestGraphNameErrors(t *testing.T) {
 	}
 }
 
-// An edge-list file is read with its errors positioned path:line:col; a file that leaves a node
-// out is not connected, and says so.
-func TestGraphFile(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
+// A graph given as its edges — a file's, read by the caller, or a scenario's edges — is laid
+// as given: the same edge twice or both ways is one edge; an edge naming a node not in the
+// run, a loop, no edges at all, or a graph that leaves a node out, say so. Nothing is read:
+// file:PATH with no edges given has none.
+func TestGraphFromEdges(t *testing.T) {
+	edges := [][2]ID{{1, 2}, {2, 3}, {3, 4}, {4, 1}, {1, 3}, {3, 1}}
+	for _, name := range []string{"file:good.txt", EdgeList} {
+		c, err := NewClusterGraph([]ID{1, 2, 3, 4}, name, edges, 1, 0, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		return p
+		if got, want := normalise(c.Topology.Edges()), [][2]ID{{1, 2}, {1, 3}, {1, 4}, {2, 3}, {3, 4}}; !slices.Equal(got, want) {
+			t.Errorf("%s: edges %v, want %v", name, got, want)
+		}
+		if c.Topology.Name() != name {
+			t.Errorf("named %q, want %q", c.Topology.Name(), name)
+		}
 	}
-	good := write("good.txt", "# a square with a diagonal\n1 2\n2 3\n\n3 4 # the third\n4,1\n1 3\n3 1\n")
-	c, err := seeded(t, "file:"+good, 1, 1, 2, 3, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := normalise(c.Topology.Edges()), [][2]ID{{1, 2}, {1, 3}, {1, 4}, {2, 3}, {3, 4}}; !slices.Equal(got, want) {
-		t.Errorf("edges %v, want %v", got, want)
-	}
-	for text, want := range map[string]string{
-		"1 2\n2 x\n":    ":2:3: \"x\": expected a node id",
-		"1 2\n 3\n":     ":2:2: an edge needs two node ids",
-		"1 2 3\n":       ":1:5: \"3\" after the edge's two ids",
-		"1 2\n4 4\n":    ":2:3: edge 4–4 joins a node to itself",
-		"1 2\n2 -3\n":   ":2:3: \"-3\": expected a node id",
-		"# nothing\n\n": "no edges",
+	for _, c := range []struct {
+		edges [][2]ID
+		want  string
+	}{
+		{[][2]ID{{1, 2}, {2, 7}}, `topology file:g.txt: the edge 2–7 names node 7, which is not in the run`},
+		{[][2]ID{{9, 2}, {2, 3}}, `topology file:g.txt: the edge 9–2 names node 9, which is not in the run`},
+		{[][2]ID{{1, 2}, {2, 2}, {2, 3}}, `topology file:g.txt: the edge 2–2 joins a node to itself`},
+		{nil, `topology file:g.txt has no edges`},
+		{[][2]ID{{1, 2}}, "topology file:g.txt is not connected: node 3 has no path to node 1"},
 	} {
-		p := write("bad.txt", text)
-		if err := CheckTopology("file:" + p); err == nil || !strings.Contains(err.Error(), p+want) && !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: %v, want %q", text, err, want)
+		if _, err := NewClusterGraph([]ID{1, 2, 3}, "file:g.txt", c.edges, 1, 0, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.edges, err, c.want)
 		}
 	}
-	p := write("other.txt", "1 2\n2 7\n")
-	if _, err := seeded(t, "file:"+p, 1, 1, 2, 3); err == nil || !strings.Contains(err.Error(), p+":2:1: node 7 is not in the run") {
-		t.Errorf("unknown id: %v", err)
+	if err := CheckTopology("file:/nowhere/at/all"); err != nil {
+		t.Errorf("a file's name is checked as a name, not read: %v", err)
 	}
-	p = write("apart.txt", "1 2\n")
-	if _, err := seeded(t, "file:"+p, 1, 1, 2, 3); err == nil || !strings.Contains(err.Error(), "not connected: node 3 has no path to node 1") {
-		t.Errorf("disconnected: %v", err)
+}
+
+// Parameters too big for a whole number are no graph of another shape (issue 28, item 10):
+// random:D with N·D/2 past int64 is every pair, not a tree; a grid whose R·C wraps round to
+// the number of nodes is refused, saying how many places it has; a random graph of more edges
+// than a graph may have is refused before it is drawn.
+func TestGraphParametersDoNotOverflow(t *testing.T) {
+	for _, d := range []string{"1e18", "1e19", "1e300", "9223372036854775807"} {
+		c, err := seeded(t, "random:"+d, 1, ids1(6)...)
+		if err != nil {
+			t.Fatalf("random:%s: %v", d, err)
+		}
+		if got := len(c.Topology.Edges()); got != 15 {
+			t.Errorf("random:%s over 6 nodes: %d edges, want every pair, 15", d, got)
+		}
+	}
+	if got := RandomEdgeCount(6, 1e19); got != 15 {
+		t.Errorf("RandomEdgeCount(6, 1e19) = %d, want 15", got)
+	}
+	_, err := seeded(t, "grid:4x4611686018427387905", 1, ids1(4)...)
+	if err == nil || !strings.Contains(err.Error(), "has 18446744073709551620 places, and the run has 4 nodes") {
+		t.Errorf("grid:4x4611686018427387905 over 4 nodes: %v", err)
+	}
+	_, err = seeded(t, "random:1e9", 1, ids1(20_000)...)
+	if err == nil || !strings.Contains(err.Error(), "would have 199990000 edges, more than the 10000000 a graph may have") {
+		t.Errorf("random:1e9 over 20,000 nodes: %v", err)
+	}
+}
+
+// A name is quoted in an error escaped and cut short, however long it was typed.
+func TestGraphNameQuotedShort(t *testing.T) {
+	name := "grid:" + strings.Repeat("\x1b", 100_000)
+	err := CheckTopology(name)
+	if err == nil || len(err.Error()) > 300 || strings.ContainsRune(err.Error(), 0x1b) {
+		t.Errorf("a 400 KB name: %d bytes of error: %.120q", len(err.Error()), err)
 	}
 }
 
@@ -215,7 +244,7 @@ func TestRunsOnKind(t *testing.T) {
 		}
 	}
 	a = &Info{Name: "y", Topologies: []string{Random + ":3"}}
-	for name, want := range map[string]bool{"random:7": true, "tree:2": true, Line: true, Star: true, "file:g": true, "grid:1x3": true, Complete: false, UniRing: false} {
+	for name, want := range map[string]bool{"random:7": true, "tree:2": true, Line: true, Star: true, "file:g": true, EdgeList: true, "grid:1x3": true, Complete: false, UniRing: false} {
 		if got := a.RunsOn(name); got != want {
 			t.Errorf("RunsOn(%s) = %v", name, got)
 		}

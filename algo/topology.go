@@ -50,9 +50,9 @@ const (
 	shapeGraph                 // explicit adjacency (out)
 )
 
-// newTopology returns the topology called name over cluster c, a random graph drawn from seed;
-// with c nil, it only checks the name (and reads file:PATH's file).
-func newTopology(name string, c *Cluster, seed uint64) (*Topology, error) {
+// newTopology returns the topology called name over cluster c, a random graph drawn from seed,
+// a file's graph or one given as its edges made of edges; with c nil, it only checks the name.
+func newTopology(name string, c *Cluster, seed uint64, edges [][2]ID) (*Topology, error) {
 	switch name {
 	case Complete, "":
 		return &Topology{name: Complete, shape: shapeComplete, c: c}, nil
@@ -68,14 +68,15 @@ func newTopology(name string, c *Cluster, seed uint64) (*Topology, error) {
 	case spec != nil && c == nil:
 		return nil, nil
 	case spec != nil:
-		return spec.build(c, seed)
+		return spec.build(c, seed, edges)
 	}
-	return nil, fmt.Errorf("unknown topology %q (choose one of %s)", name, strings.Join(TopologyNames(), ", "))
+	return nil, fmt.Errorf("unknown topology %s (choose one of %s)", quoteName(name), strings.Join(TopologyNames(), ", "))
 }
 
 // CheckTopology says what is wrong with a topology's name: nil when NewClusterOn accepts it.
+// It reads nothing: file:PATH is checked as a name.
 func CheckTopology(name string) error {
-	_, err := newTopology(name, nil, 0)
+	_, err := newTopology(name, nil, 0, nil)
 	return err
 }
 
@@ -196,10 +197,10 @@ func (c *Cluster) Pred(id ID) ID {
 // RunsOn reports whether the algorithm runs on the topology called name: whether its
 // Topologies name one of the same kind (TopologyKind: "random:3" for any random:D). An
 // algorithm that runs on random graphs runs on any connected graph: a line, a star, a grid, a
-// tree or a file's.
+// tree, a file's or one given as its edges.
 func (a *Info) RunsOn(name string) bool {
 	kind := TopologyKind(name)
-	general := slices.Contains([]string{Line, Star, Grid, Tree, File}, kind)
+	general := slices.Contains([]string{Line, Star, Grid, Tree, File, EdgeList}, kind)
 	return slices.ContainsFunc(a.TopologyList(), func(t string) bool {
 		return TopologyKind(t) == kind || general && TopologyKind(t) == Random
 	})

@@ -421,6 +421,10 @@ func (p *parser) action() sim.Action {
 			}
 			break
 		}
+		if p.err == nil && p.members != nil && len(a.Groups) == 1 && len(seen) == len(p.members.ids) && !seen[sim.AgreedLeader] {
+			p.fail(t, "%s puts every node in one group, which splits nothing: name one side, such as partition %d — the nodes it leaves out form the other",
+				a, a.Groups[0][0])
+		}
 	case sim.Cut:
 		p.miswrittenLink()
 		if t := p.word("the link to cut, such as 1->2"); t != nil {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,5 +199,30 @@ func TestParseAtAfterInputs(t *testing.T) {
 func TestMembersString(t *testing.T) {
 	if got := NewMembers([]algo.ID{3, 7, 1}).String(); got != "3 7 1" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A partition that puts every node in one group splits nothing, and is refused, saying why
+// (issue 28, item 17): in a file, on the command line, in the TUI and the page alike. One that
+// leaves a node out, or names leader, is a partition.
+func TestPartitionOfEveryNodeRefused(t *testing.T) {
+	m := NewMembers([]algo.ID{1, 2, 3, 4, 5})
+	want := "column 1: partition 1 2 3 4 5 puts every node in one group, which splits nothing: name one side, such as partition 1 — the nodes it leaves out form the other"
+	for _, text := range []string{"partition 1 2 3 4 5", "partition 5,4,3,2,1"} {
+		if _, err := ParseAction(text, m); err == nil || !strings.Contains(err.Error(), "puts every node in one group, which splits nothing") {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+	if _, err := ParseAction("partition 1 2 3 4 5", m); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	for _, text := range []string{"partition 1 2 3 4", "partition 1 2 | 3 4 5", "partition leader 1 2 3 4"} {
+		if _, err := ParseAction(text, m); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+	_, err := Parse("p.scn", []byte("nodes 3\nat 1s partition 1 2 3\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "p.scn:2:7: partition 1 2 3 puts every node in one group") {
+		t.Errorf("in a file: %v", err)
 	}
 }

@@ -9,8 +9,30 @@ import (
 	"electsim/sim"
 )
 
+// maxInline is the most text Format writes a file's graph in: half of what a scenario file may
+// hold (MaxFileSize), some 250,000 edges. A bigger file's graph is written as the file's name.
+const maxInline = MaxFileSize / 2
+
+// inlineFits reports whether edges written in take at most maxInline bytes.
+func inlineFits(edges [][2]algo.ID) bool {
+	n := 0
+	for _, e := range edges {
+		n += digits(e[0]) + digits(e[1]) + 2
+		if n > maxInline {
+			return false
+		}
+	}
+	return true
+}
+
+// digits is how many digits id is written in.
+func digits(id algo.ID) int { return len(strconv.Itoa(int(id))) }
+
 // Format writes s as a canonical scenario file: every directive, one per line, then the
-// actions, then the expectations. Comments are not kept. Parse(Format(s)) equals s.
+// actions, then the expectations. Comments are not kept. Parse(Format(s)) equals s — but for a
+// scenario whose `topology file:PATH` Load read: its graph is written as its edges (`topology
+// edges 1-2 …`), so that the text runs the same without the file, and parses back as that —
+// unless they would take more than half of what a scenario file may hold.
 func Format(s *Scenario) string {
 	var b strings.Builder
 	line := func(directive, value string) { fmt.Fprintf(&b, "%-7s %s\n", directive, value) }
@@ -35,7 +57,10 @@ func Format(s *Scenario) string {
 		fifo = "off"
 	}
 	line("fifo", fifo)
-	if s.Topology != "" {
+	switch {
+	case s.Topology != "" && s.Edges != nil && (s.Topology == algo.EdgeList || inlineFits(s.Edges)):
+		formatEdges(line, s.Edges) // a file's, once read, too: the text stands without the file
+	case s.Topology != "":
 		line("topology", s.Topology)
 	}
 	if info, err := s.Info(); err == nil {

@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte("at 1s partition 1 2 | | 3\nexpect messages\nids 1,,2\nset\n\"\n"))
+	f.Add([]byte("algo echo\nnodes 4\ntopology edges 1-2 2-3,3-4\nedges 4-1 1-3\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sc, err := Parse("fuzz.scn", src)
 		if err == nil {

@@ -86,7 +86,7 @@ func TestLibraryRoundTrip(t *testing.T) {
 // Format does not keep comments.
 func withoutLines(sc *Scenario) *Scenario {
 	c := *sc
-	c.file, c.src, c.bundled = "", nil, false
+	c.file, c.src, c.bundled, c.topologyAt, c.edgeAt = "", nil, false, place{}, nil
 	c.Actions = append([]Step(nil), sc.Actions...)
 	c.Expects = append([]Expectation(nil), sc.Expects...)
 	for i := range c.Actions {

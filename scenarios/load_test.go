@@ -18,7 +18,7 @@ import (
 func TestLoadBounded(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ path, want string }{
-		{"/dev/zero", "/dev/zero: is a character device (such as /dev/zero or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name"},
+		{"/dev/zero", "/dev/zero: is a character device (such as /dev/null or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name"},
 		{dir, dir + ": is a directory; give a scenario file (.scn) or a bundled scenario's name"},
 	} {
 		if _, err := Load(c.path); err == nil || err.Error() != c.want {
@@ -86,4 +86,25 @@ func (zeros) Read(p []byte) (int, error) {
 		p[i] = '\n'
 	}
 	return len(p), nil
+}
+
+// A name that ends in .scn, or holds a path, names a file, and only a file: missing, it is an
+// error naming it, never the bundled scenario of the same name played instead (issue 28, item
+// 12). A bare name is a bundled scenario's.
+func TestLoadMissingFileIsNotBundled(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for arg, want := range map[string]string{
+		"bully-partition.scn":   "bully-partition.scn: no such scenario file (the bundled scenario of that name is bully-partition: electsim run bully-partition)",
+		"./bully-partition.scn": "./bully-partition.scn: no such scenario file",
+		"./bully-partition":     "./bully-partition: no such scenario file",
+		"lessons/week1.scn":     "lessons/week1.scn: no such scenario file",
+		"week1.scn":             "week1.scn: no such scenario file",
+	} {
+		if sc, err := Load(arg); err == nil || err.Error() != want {
+			t.Errorf("Load(%q): %v (scenario %v)\nwant %s", arg, err, sc != nil, want)
+		}
+	}
+	if sc, err := Load("bully-partition"); err != nil || sc.Name != "bully-partition" || sc.File() != "" {
+		t.Errorf("the bundled bully-partition: %v", err)
+	}
 }

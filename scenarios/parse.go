@@ -41,7 +41,7 @@ func (l ErrorList) Count() int {
 }
 
 // directives lists the words a line can start with, for error messages.
-const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, topology, set, run, at, expect"
+const directives = "title, algo, nodes, ids, seed, delay, drop, fifo, topology, edges, set, run, at, expect"
 
 // Parse reads a scenario. file names it in errors, and gives the scenario its name (the base
 // name without .scn). Every mistake is reported, as an ErrorList, each with its line and
@@ -67,8 +67,16 @@ func (s *Scenario) Recheck(o Override) error {
 	if s.src == nil {
 		return nil
 	}
-	_, err := parse(s.file, s.src, &o)
-	return err
+	if _, err := parse(s.file, s.src, &o); err != nil {
+		return err
+	}
+	if o.IDs != nil && algo.TopologyKind(s.Topology) == algo.File && s.edgeAt != nil {
+		l := &EdgeList{Edges: s.Edges, at: s.edgeAt} // a file's edges, read once, judged by the flags' nodes
+		if err := l.Check(o.IDs, o.NodesFlag); err != nil {
+			return ErrorList{{File: s.file, Line: s.topologyAt.line, Col: s.topologyAt.col, Msg: err.Error()}}
+		}
+	}
+	return nil
 }
 
 func parse(file string, src []byte, o *Override) (*Scenario, error) {
@@ -128,6 +136,10 @@ func parse(file string, src []byte, o *Override) (*Scenario, error) {
 	}
 	if !p.flagged && (p.broken["nodes"] || p.broken["ids"]) {
 		members = nil // which nodes there are is not known: no line is judged by them
+	}
+	p.checkEdges(members)
+	if info != nil && o == nil && len(p.errs) == 0 {
+		p.connected()
 	}
 	for _, lp := range later {
 		lp.members = members
@@ -189,6 +201,18 @@ func (p *fileParser) fits(info *algo.Info) {
 		if line > 0 {
 			p.errs = append(p.errs, &Error{Line: line, Col: 1, Msg: err.Error() + ": write topology " + info.TopologyList()[0]})
 		}
+	}
+}
+
+// connected reports, at the topology line, a graph given as its edges that does not join every
+// node: checked once its edges are known to name the run's nodes.
+func (p *fileParser) connected() {
+	sc := p.sc
+	if sc.Topology != algo.EdgeList {
+		return
+	}
+	if _, err := algo.NewClusterGraph(sc.IDs, sc.Topology, sc.Edges, sc.Seed, sc.Delay.Max, nil); err != nil {
+		p.errs = append(p.errs, &Error{Line: sc.topologyAt.line, Col: sc.topologyAt.col, Msg: err.Error()})
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,11 @@ func (p *fileParser) header(lp *parser) {
 		if !p.network(lp, t) {
 			return
 		}
+	case algo.EdgeList:
+		if _, ok := p.seen[algo.EdgeList]; !ok {
+			p.seen[algo.EdgeList] = lp.line
+		}
+		p.edges(lp)
 	case "run":
 		if !p.once(lp, t) {
 			return
@@ -117,15 +123,99 @@ func (p *fileParser) network(lp *parser, t *token) bool {
 			}
 		}
 	case "topology":
-		v := lp.word("a topology (" + strings.Join(algo.TopologyNames(), ", ") + ")")
+		v := lp.word("a topology (" + topologyNames() + ")")
 		if v != nil && p.once(lp, t) {
-			if err := algo.CheckTopology(sc.resolve(v.text)); err != nil {
-				lp.fail(v, "%v", err)
+			if err := algo.CheckTopology(v.text); err != nil {
+				lp.fail(v, "%v", strings.Replace(err.Error(), strings.Join(algo.TopologyNames(), ", "), topologyNames(), 1))
 				return false
 			}
-			sc.Topology = v.text
+			sc.Topology, sc.topologyAt = v.text, place{p.file, lp.line, v.col}
+			if v.text == algo.EdgeList {
+				p.edges(lp)
+			}
 		}
 		lp.end()
 	}
 	return true
+}
+
+// topologyNames lists the topologies a scenario's topology line takes, for errors.
+func topologyNames() string {
+	return strings.Join(algo.TopologyNames(), ", ") + ", edges A-B …"
+}
+
+// edges reads the edges of a graph given as data, to the end of the line: `topology edges 1-2
+// 2-3` and the `edges 3-4 4-1` lines that add to it. Each is two node ids joined by '-', apart
+// from the next by spaces or a comma. Which nodes there are is checked once every line is read
+// (checkEdges): the nodes line may come after.
+func (p *fileParser) edges(lp *parser) {
+	for {
+		t := lp.next()
+		if t == nil {
+			return
+		}
+		if t.kind == tComma {
+			continue
+		}
+		if t.kind != tWord {
+			lp.fail(t, "expected an edge such as 1-2, got %q", t.text)
+			return
+		}
+		a, b, ok := strings.Cut(t.text, "-")
+		switch {
+		case strings.Contains(t.text, "->"):
+			lp.fail(t, "expected an edge such as 1-2, got %q: an edge joins two nodes both ways; write it with -", t.text)
+			return
+		case !ok || !isID(a) || !isID(b):
+			lp.fail(t, "expected an edge such as 1-2 (two node ids joined by -), got %q", t.text)
+			return
+		}
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		if x == y {
+			lp.fail(t, "the edge %s joins a node to itself", t.text)
+			return
+		}
+		p.sc.Edges = append(p.sc.Edges, [2]algo.ID{algo.ID(x), algo.ID(y)})
+		p.sc.edgeAt = append(p.sc.edgeAt, place{p.file, lp.line, t.col})
+	}
+}
+
+// checkEdges reports, at their places, the edges of a graph given as data that name nodes not
+// in the run; `edges` lines without `topology edges`; and `topology edges` without edges.
+func (p *fileParser) checkEdges(members *Members) {
+	sc := p.sc
+	if sc.Topology != algo.EdgeList {
+		if line, ok := p.seen[algo.EdgeList]; ok && !p.broken["topology"] {
+			p.errs = append(p.errs, &Error{Line: line, Col: 1,
+				Msg: "an edges line adds edges to topology edges: write topology edges first (topology edges 1-2 2-3)"})
+		}
+		return
+	}
+	if len(sc.Edges) == 0 {
+		p.errs = append(p.errs, &Error{Line: sc.topologyAt.line, Col: sc.topologyAt.col,
+			Msg: "topology edges needs its edges: write them after it, two node ids joined by - (topology edges 1-2 2-3 3-1)"})
+		return
+	}
+	if members == nil {
+		return
+	}
+	for i, e := range sc.Edges {
+		for k, id := range e {
+			if members.have[id] {
+				continue
+			}
+			at := sc.edgeAt[i]
+			col := at.col
+			if k == 1 {
+				col += len(strconv.Itoa(int(e[0]))) + 1
+			}
+			msg := fmt.Sprintf("unknown node %d (nodes are %s)", id, members)
+			if members.by != "" {
+				msg = fmt.Sprintf("unknown node %d (nodes are %s, set by %s)", id, members, members.by)
+			}
+			p.errs = append(p.errs, &Error{Line: at.line, Col: col, Msg: msg})
+			break
+		}
+	}
 }

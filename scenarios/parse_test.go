@@ -132,7 +132,7 @@ set heartbeat 50ms
 		"bad.scn:15:17: bully sends no VOTE (its kinds are ELECTION, OK, COORDINATOR, HEARTBEAT)",
 		"bad.scn:16:8: bully has no terms, so one-leader-per-term does not apply to it",
 		`bad.scn:17:8: unknown expectation "happiness" (expected leader N [by TIME], no split-brain, split-brain, messages KIND [=|<=|>=] N, at-most-one-leader, agreement, violation PROPERTY)`,
-		`bad.scn:18:1: unknown directive "frobnicate" (expected title, algo, nodes, ids, seed, delay, drop, fifo, topology, set, run, at, expect)`,
+		`bad.scn:18:1: unknown directive "frobnicate" (expected title, algo, nodes, ids, seed, delay, drop, fifo, topology, edges, set, run, at, expect)`,
 		"bad.scn:19:7: the delay of one link is an action: write it as at 0ms delay 1->2 ...",
 		"bad.scn:20:1: run given twice (first at line 9)",
 		`bad.scn:21:4: expected a duration such as 250us, 40ms, 1.5s or 2m, got "-1ms"`,
@@ -272,6 +272,9 @@ func genScenario(t *rapid.T) *Scenario {
 			a.Op, a.Drop = sim.SetDrop, float64(rapid.IntRange(0, 100).Draw(t, "pct"))
 		case 4:
 			a.Op, a.Groups = sim.Partition, [][]algo.ID{{sc.IDs[0]}}
+			if len(sc.IDs) == 1 { // every node in one group splits nothing, and is a mistake
+				a.Op, a.Groups = sim.Heal, nil
+			}
 		case 5:
 			a.Op = sim.Break
 		case 6:
@@ -407,7 +410,7 @@ func TestParseTopology(t *testing.T) {
 		t.Errorf("no topology line: %q, config's %q, formatted:\n%s", plain.Topology, plain.Config().Topology, Format(plain))
 	}
 	for src, want := range map[string]string{
-		"algo ring\nnodes 3\ntopology torus\n":    `t.scn:3:10: unknown topology "torus" (choose one of complete, ring, bi-ring, line, star, grid:RxC, tree:K, random:D, file:PATH)`,
+		"algo ring\nnodes 3\ntopology torus\n":    `t.scn:3:10: unknown topology "torus" (choose one of complete, ring, bi-ring, line, star, grid:RxC, tree:K, random:D, file:PATH, edges A-B …)`,
 		"algo bully\nnodes 3\ntopology ring\n":    "t.scn:3:1: bully does not run on the ring topology: it runs on complete",
 		"algo ring\ntopology ring\ntopology ring": "t.scn:3:1: topology given twice (first at line 2)",
 	} {

@@ -28,7 +28,12 @@ type Scenario struct {
 	// Topology is the `topology` line's: the edges messages may travel (algo.TopologyNames);
 	// "" when the file has none, and the run takes its algorithm's usual one.
 	Topology string
-	Params   []Setting // in the order given
+	// Edges are the edges of a graph given as data, in the order written: those of `topology
+	// edges 1-2 2-3 …` and the `edges` lines after it, or those of the edge-list file
+	// `topology file:PATH` names, once Load has read it. Nil for any other topology. Read them,
+	// do not change them: copies of the scenario share them.
+	Edges  [][2]algo.ID
+	Params []Setting // in the order given
 	// Draws are the `draws` lines: nodes' first random draws pinned to points of their
 	// ranges, in the order given (sim.Config.Draws).
 	Draws  []sim.NodeDraws
@@ -37,9 +42,11 @@ type Scenario struct {
 	Actions []Step        // in the order given; times never decrease
 	Expects []Expectation // in the order given
 
-	file    string // the file Parse read it from, and its text: for Recheck
-	src     []byte
-	bundled bool // read from the library, not a file
+	file       string // the file Parse read it from, and its text: for Recheck
+	src        []byte
+	bundled    bool    // read from the library, not a file
+	topologyAt place   // where the topology line's topology is written, for errors about its file
+	edgeAt     []place // where each of Edges was written
 }
 
 // Setting is a `set KEY VALUE` line.
@@ -100,9 +107,17 @@ func (s *Scenario) Config() sim.Config {
 	return sim.Config{
 		Algorithm: info, IDs: slices.Clone(s.IDs), Params: params, Seed: s.Seed,
 		Network: network.Config{Delay: s.Delay, Drop: s.Drop / 100, FIFO: s.FIFO},
-		Actions: actions, RunFor: s.RunFor, Topology: s.TopologyFor(info),
+		Actions: actions, RunFor: s.RunFor, Topology: s.TopologyFor(info), Edges: s.edgesFor(),
 		Draws: cloneDraws(s.Draws),
 	}
+}
+
+// edgesFor returns the edges the run takes: the scenario's, when its topology is given as data.
+func (s *Scenario) edgesFor() [][2]algo.ID {
+	if s.Topology == "" {
+		return nil
+	}
+	return s.Edges
 }
 
 // TopologyFor returns the topology a run of algorithm a on the scenario takes: its own when it
@@ -137,6 +152,7 @@ func FromConfig(name string, cfg sim.Config) *Scenario {
 	sc.Drop = cfg.Network.Drop * 100
 	sc.FIFO = cfg.Network.FIFO
 	sc.Topology = cfg.Topology // "" (the complete graph) writes no topology line
+	sc.Edges = cfg.Edges
 	for _, k := range cfg.Params.Keys() {
 		sc.Params = append(sc.Params, Setting{Key: k, Value: cfg.Params[k]})
 	}

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/network"
 	"electsim/sim"
 )
@@ -15,6 +17,44 @@ import (
 // ErrOver is Act's error once the run has ended: nothing more can happen in it. Stepping back,
 // or starting again, makes room to act.
 var ErrOver = errors.New("the run is over")
+
+// ErrToggle is what Act's error wraps for a toggle it cannot take: toggle switches named nodes
+// between paused and running, so it takes pause or resume of named nodes — not another action,
+// not leader, not nodes some of which are paused and some not when the action comes.
+var ErrToggle = errors.New("toggle switches named nodes between paused and running")
+
+// checkToggle says why a, asked for with toggle, cannot be a toggle, or returns nil.
+func checkToggle(a sim.Action) error {
+	switch {
+	case a.Op != sim.Pause && a.Op != sim.Resume:
+		return fmt.Errorf("%w: it takes pause or resume of named nodes, not %s", ErrToggle, a.Op)
+	case len(a.Nodes) == 0:
+		return fmt.Errorf("%w: it takes the nodes to pause or resume, and %s names none", ErrToggle, a)
+	case slices.Contains(a.Nodes, sim.AgreedLeader):
+		return fmt.Errorf("%w: it takes the nodes by their ids, not leader (%s names whoever leads, and a resume cannot)", ErrToggle, a)
+	}
+	return nil
+}
+
+// toggled returns a as a pause or a resume, whichever fits its nodes now: a resume when every
+// one of them is paused, a pause when none is; an error wrapping ErrToggle when some are.
+func (s *Session) toggled(a sim.Action) (sim.Action, error) {
+	paused := 0
+	for _, id := range a.Nodes {
+		if s.Node(id).Status == sim.Paused {
+			paused++
+		}
+	}
+	switch paused {
+	case 0:
+		a.Op = sim.Pause
+	case len(a.Nodes):
+		a.Op = sim.Resume
+	default:
+		return a, fmt.Errorf("%w: of nodes %s, %d are paused and %d not: say pause or resume", ErrToggle, strings.Trim(fmt.Sprint(a.Nodes), "[]"), paused, len(a.Nodes)-paused)
+	}
+	return a, nil
+}
 
 // Refused is Act's error for an action it did not take: where it happens, it would change
 // nothing (recover a live node, heal with nothing cut), or it cannot happen (it names `leader`
@@ -72,16 +112,27 @@ func (s *Session) replaced(i int) bool {
 // before it, as a scenario's line would. It runs the run up to the action's step and shows it —
 // unless a break comes first: then the run stops at the break, as playback would, and the action
 // follows when the presenter goes on. With toggle, a is a pause or a resume, whichever fits its
-// node when the action comes. The actions the user had taken at its time or later, before
+// node when the action comes — toggle takes only pause or resume of named nodes, and errs
+// (ErrToggle) on anything else, before anything is done. The actions the user had taken at
+// its time or later, before
 // stepping back to here (Forgets), are forgotten: the story goes another way now.
 //
 // An action is judged where it happens, not where it was asked for: the run goes on to the
 // action's step to see, past a break if one comes first, and comes back. One that would change
 // nothing there, or that cannot happen, is refused: the error is a *Refused. Once the run is
-// over, the error is ErrOver.
+// over, the error is ErrOver; once the session is full (Full), an error wrapping ErrFull; a say
+// of more than MaxSay characters is an error too.
 func (s *Session) Act(a sim.Action, toggle bool) (Taken, error) {
 	if s.run.Done() {
 		return Taken{}, ErrOver
+	}
+	if toggle {
+		if err := checkToggle(a); err != nil {
+			return Taken{}, err
+		}
+	}
+	if n := utf8.RuneCountInString(a.Text); a.Op == sim.Say && n > MaxSay {
+		return Taken{}, fmt.Errorf("a say holds at most %d characters, and this one has %s: say it in several", MaxSay, human.Thousands(int64(n)))
 	}
 	a.At = s.ActTime()
 	if a.At > s.base.RunFor {
@@ -111,10 +162,14 @@ func (s *Session) act(a sim.Action, toggle bool) (Taken, error) {
 	if s.run.Done() { // a guard stopped the run on the way
 		return Taken{}, errors.Join(s.replayTo(before, true), fmt.Errorf("the run stopped before %s", algo.FormatDuration(a.At)))
 	}
-	if toggle && s.Node(a.Nodes[0]).Status == sim.Paused {
-		a.Op = sim.Resume
-	} else if toggle {
-		a.Op = sim.Pause
+	if why := s.Full(); why != "" { // no room for the steps on the way
+		return Taken{}, errors.Join(&fullError{why}, s.replayTo(before, true))
+	}
+	if toggle {
+		var err error
+		if a, err = s.toggled(a); err != nil {
+			return Taken{}, errors.Join(err, s.replayTo(before, true))
+		}
 	}
 	// The run's own actions at that instant, and the user's taken before, come first: the
 	// action's step is the one after as many steps as there are earlier actions like it.
@@ -135,6 +190,9 @@ func (s *Session) act(a sim.Action, toggle bool) (Taken, error) {
 			err := fmt.Errorf("%s did not happen at %s", a, algo.FormatDuration(a.At))
 			if s.run.Done() {
 				err = fmt.Errorf("the run stopped before %s", a)
+			}
+			if why := s.Full(); why != "" {
+				err = &fullError{why}
 			}
 			return Taken{}, errors.Join(err, s.unact(before))
 		}
@@ -277,6 +335,9 @@ func (n netState) idle(a sim.Action, ids []algo.ID) string {
 			return fmt.Sprintf("the link %s is not cut", a.Link)
 		}
 	case sim.Partition:
+		if len(a.Groups) == 1 && len(a.Groups[0]) == len(ids) {
+			return "it puts every node in one group, which splits nothing" // `leader` and the rest
+		}
 		if sameSplit(n.groups, a.Groups, ids) {
 			return "the nodes are split that way already"
 		}

@@ -68,10 +68,11 @@ func (c *checkpoints) due(from, to int) int {
 	return at
 }
 
-// add keeps cp, at the session's step cur; past the bounds, the copies farthest from cur go —
-// cp among them, if it is the farthest. A copy at the same step that serves fewer replays (it
+// add keeps cp, at the session's step cur; past the bounds — or past room, what the session has
+// left for copies once its run and its steps are counted — the copies farthest from cur go, cp
+// among them, if it is the farthest. A copy at the same step that serves fewer replays (it
 // lacks the trace) goes.
-func (c *checkpoints) add(cp checkpoint, cur int) {
+func (c *checkpoints) add(cp checkpoint, cur int, room int64) {
 	c.list = slices.DeleteFunc(c.list, func(o checkpoint) bool {
 		if o.step == cp.step && (cp.traced || !o.traced) {
 			o.run.Close()
@@ -81,16 +82,30 @@ func (c *checkpoints) add(cp checkpoint, cur int) {
 	})
 	i, _ := slices.BinarySearchFunc(c.list, cp.step, func(o checkpoint, step int) int { return o.step - step })
 	c.list = slices.Insert(c.list, i, cp)
-	for len(c.list) > 0 && (len(c.list) > c.max || c.bytes() > c.budget) {
-		far := 0
-		for i, o := range c.list {
-			if dist(o.step, cur) > dist(c.list[far].step, cur) {
-				far = i
-			}
-		}
-		c.list[far].run.Close()
-		c.list = slices.Delete(c.list, far, far+1)
+	for len(c.list) > c.max {
+		c.dropFarthest(cur)
 	}
+	c.fit(min(c.budget, room), cur)
+}
+
+// fit lets go of the copies farthest from the session's step cur until those kept hold at most
+// bytes.
+func (c *checkpoints) fit(bytes int64, cur int) {
+	for len(c.list) > 0 && c.bytes() > bytes {
+		c.dropFarthest(cur)
+	}
+}
+
+// dropFarthest lets go of the copy farthest from the session's step cur.
+func (c *checkpoints) dropFarthest(cur int) {
+	far := 0
+	for i, o := range c.list {
+		if dist(o.step, cur) > dist(c.list[far].step, cur) {
+			far = i
+		}
+	}
+	c.list[far].run.Close()
+	c.list = slices.Delete(c.list, far, far+1)
 }
 
 func dist(a, b int) int { return max(a-b, b-a) }

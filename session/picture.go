@@ -197,7 +197,7 @@ func (s *Session) Instant() time.Duration {
 // PlayTo plays virtual time on to t: it shows every step due by t, in order, and the instant
 // drawn becomes t — unless a step is a break, where it stops, the instant that step's. It
 // returns how many steps it showed, and whether it stopped at a break. At the end of the run the
-// instant stays at its end.
+// instant stays at its end; when the session is full (Full), at the last step shown.
 func (s *Session) PlayTo(t time.Duration) (int, bool) {
 	n := 0
 	for {
@@ -210,6 +210,9 @@ func (s *Session) PlayTo(t time.Duration) (int, bool) {
 			s.instant, s.instantAt = s.run.Now(), len(s.steps)
 			return n, true
 		}
+	}
+	if s.Full() != "" { // no room for the next step: the instant stays at the last one shown
+		return n, false
 	}
 	s.instant, s.instantAt = min(max(t, s.run.Now()), s.base.RunFor), len(s.steps)
 	return n, false

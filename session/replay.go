@@ -29,19 +29,21 @@ func (s *Session) start() error {
 		s.run.Close()
 	}
 	s.run, s.traced, s.end = r, true, nil
-	s.ahead, s.aheadEnds = nil, false
+	s.setAhead(nil, false)
 	s.gen++
 	s.truncate(0)
+	s.bound.full = ""
 	return nil
 }
 
 // Next runs the next step and shows it; it returns false, and shows nothing new, at the end of
-// the run. Then Ending has the verdicts.
+// the run — then Ending has the verdicts — or when the session is full (Full).
 func (s *Session) Next() (Step, bool) { return s.NextBy(s.base.RunFor) }
 
-// NextBy runs the next step due by virtual time t and shows it; it returns false when none is.
-// Playing virtual time continuously is NextBy the time reached, until it returns false or a
-// step is a break. When t is the end of the run or later, false means the run is over.
+// NextBy runs the next step due by virtual time t and shows it; it returns false when none is,
+// or when the session is full (Full). Playing virtual time continuously is NextBy the time
+// reached, until it returns false or a step is a break. When t is the end of the run or
+// later, false means the run is over, or the session full.
 func (s *Session) NextBy(t time.Duration) (Step, bool) {
 	st, ok := s.stepUntil(t)
 	s.settle()
@@ -63,8 +65,17 @@ func (s *Session) Back(n int) error {
 	if err := s.replayTo(to, false); err != nil {
 		return err
 	}
-	s.ahead, s.aheadEnds = ahead, ends
+	s.setAhead(ahead, ends)
 	return nil
+}
+
+// setAhead makes ahead the steps known ahead, and reckons what they hold.
+func (s *Session) setAhead(ahead []Step, ends bool) {
+	s.ahead, s.aheadEnds = ahead, ends
+	s.bound.ahead = 0
+	for _, st := range ahead {
+		s.bound.ahead += reckon(st)
+	}
 }
 
 // replayTo replays the run to step n (at most the steps shown), with its trace or not, and
@@ -77,7 +88,8 @@ func (s *Session) replayTo(n int, traced bool) error {
 	keep := s.cps.due(at, n)
 	for ; ; at++ {
 		if at == keep {
-			s.cps.add(checkpoint{step: at, run: r.Clone(), traced: traced, user: slices.Clone(s.user)}, n)
+			room := s.bound.limit - r.MemoryUse() - s.bound.shown - s.bound.ahead - s.bound.step // a copy never takes the steps' room
+			s.cps.add(checkpoint{step: at, run: r.Clone(), traced: traced, user: slices.Clone(s.user)}, n, room)
 		}
 		if at == n {
 			break
@@ -88,7 +100,7 @@ func (s *Session) replayTo(n int, traced bool) error {
 	}
 	s.run.Close()
 	s.run, s.traced, s.end = r, traced, nil
-	s.ahead, s.aheadEnds = nil, false
+	s.setAhead(nil, false)
 	s.truncate(n)
 	return nil
 }
@@ -116,6 +128,9 @@ func (s *Session) origin(n int, traced bool) (*sim.Sim, int, error) {
 
 // truncate forgets the steps shown from step n on, and what was noted about them.
 func (s *Session) truncate(n int) {
+	for _, st := range s.steps[n:] {
+		s.bound.shown -= reckon(st)
+	}
 	s.steps = s.steps[:n]
 	s.instantAt = -1
 	for len(s.says) > 0 && s.says[len(s.says)-1] >= n {
@@ -145,10 +160,12 @@ func (s *Session) index(i int) {
 	}
 }
 
-// stepUntil runs the next step due by time t and keeps it; it returns false when none is. A run
-// replayed without its trace takes the steps known ahead; past them, it goes on with its trace —
-// replayed once more with it, unless it has it already.
+// stepUntil runs the next step due by time t and keeps it; it returns false when none is, or
+// when there is no room to keep it (Full). A run replayed without its trace takes the steps
+// known ahead; past them, it goes on with its trace — replayed once more with it, unless it has
+// it already.
 func (s *Session) stepUntil(t time.Duration) (Step, bool) {
+	s.bound.full = ""
 	if !s.traced && (len(s.ahead) > 0 || s.aheadEnds) {
 		r, ok := s.run.StepUntil(t)
 		if !ok {
@@ -159,6 +176,7 @@ func (s *Session) stepUntil(t time.Duration) (Step, bool) {
 		}
 		st := s.ahead[0]
 		s.ahead = s.ahead[1:]
+		s.bound.ahead -= reckon(st)
 		return st, s.keep(st)
 	}
 	if !s.traced {
@@ -166,11 +184,15 @@ func (s *Session) stepUntil(t time.Duration) (Step, bool) {
 			panic(fmt.Sprintf("session: replaying the run to step %d: %v", len(s.steps), err))
 		}
 	}
+	if !s.room() {
+		return Step{}, false
+	}
 	r, ok := s.run.StepUntil(t)
 	if !ok {
 		return Step{}, false
 	}
 	st := Step{Records: slices.Clone(r.Records), Routine: report.Routine(r.Records, s.base.Algorithm)}
+	s.bound.step = max(s.bound.step, reckon(st))
 	return st, s.keep(st)
 }
 
@@ -180,7 +202,7 @@ func (s *Session) stepUntil(t time.Duration) (Step, bool) {
 func (s *Session) trace() error {
 	if s.run.Config().Trace {
 		s.traced = true
-		s.ahead, s.aheadEnds = nil, false
+		s.setAhead(nil, false)
 		return nil
 	}
 	return s.replayTo(len(s.steps), true)
@@ -188,6 +210,7 @@ func (s *Session) trace() error {
 
 // keep adds a step to those shown.
 func (s *Session) keep(st Step) bool {
+	s.bound.shown += reckon(st)
 	s.steps = append(s.steps, st)
 	s.index(len(s.steps) - 1)
 	return true

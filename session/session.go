@@ -29,6 +29,7 @@ type Session struct {
 	ahead     []Step
 	aheadEnds bool
 	cps       checkpoints
+	bound     bound // what the session may hold, and what its steps hold (bound.go)
 
 	gen     int              // changes when the run starts again
 	says    []int            // the indices in steps of the narration (say) steps
@@ -70,7 +71,7 @@ type start struct {
 // are on the inline engine, which takes the same steps.
 func New(cfg sim.Config, sc *scenarios.Scenario) (*Session, error) {
 	cfg.Trace, cfg.TimerStarts = true, true
-	s := &Session{instantAt: -1, base: cfg, sc: sc, members: scenarios.NewMembers(cfg.IDs)}
+	s := &Session{instantAt: -1, base: cfg, sc: sc, members: scenarios.NewMembers(cfg.IDs), bound: newBound(cfg)}
 	if err := s.start(); err != nil {
 		return nil, err
 	}
@@ -119,7 +120,8 @@ func (s *Session) Steps() []Step { return s.steps }
 func (s *Session) Now() time.Duration { return s.run.Now() }
 
 // Done reports whether the run has ended: it reached its end time, or stopped early (see
-// Ending().Summary.Halted).
+// Ending().Summary.Halted). A session that is full (Full) has not ended: it shows no new step
+// until it has room.
 func (s *Session) Done() bool { return s.run.Done() }
 
 // AtBreak reports whether the latest step shown is a `break`: a presenter stops there.

@@ -57,6 +57,11 @@ type Config struct {
 	// Topology names the edges messages may travel (algo.TopologyNames), laid over IDs in
 	// ring order; "" is the complete graph. The algorithm must run on it (Info.Topologies).
 	Topology string
+	// Edges are the edges of a topology given as data — file:PATH's, read once by whoever
+	// named the file, or a scenario's `topology edges` — each two ids, undirected
+	// (algo.NewClusterGraph); nil for any other topology. A run reads no file: a run replayed,
+	// copied or started again has the same edges. Shared between copies: never changed.
+	Edges [][2]algo.ID
 	// Draws pins the first draws (algo.Draw) of some nodes to points of their ranges: how a
 	// counterexample found with draws as choices replays. Nil: every draw is the node's
 	// random source's.
@@ -161,7 +166,7 @@ func (c *Config) validate() (*algo.Cluster, error) {
 
 // Cluster returns the cluster c describes, as its nodes will see it.
 func (c *Config) Cluster() (*algo.Cluster, error) {
-	return algo.NewClusterSeeded(c.IDs, c.Topology, c.Seed, c.Network.Delay.Max, c.Params)
+	return algo.NewClusterGraph(c.IDs, c.Topology, c.Edges, c.Seed, c.Network.Delay.Max, c.Params)
 }
 
 // Warnings lists the algorithm's timing assumptions that c breaks, with the largest delay

@@ -14,7 +14,7 @@ import (
 func (s *Sim) resolveLeader(a *Action) *Action {
 	leader := s.monitor.agreedLeader()
 	switch {
-	case leader == 0 && !s.booted():
+	case leader == 0 && s.now == 0 && a.After == 0 && !s.booted():
 		s.refuse(a, fmt.Sprintf("%s: no node leads at 0ms — the actions of 0ms come before the nodes boot", a))
 		return nil
 	case leader == 0:
@@ -95,7 +95,9 @@ func (s *Sim) naming(ids []algo.ID, l algo.ID) string {
 	return fmt.Sprintf("%s %s %d%s", subject, verb, l, what)
 }
 
-// booted reports whether any node has booted yet: the actions of 0ms come before the boots.
+// booted reports whether any node has booted yet — the actions of 0ms come before the boots —
+// and is not crashed since: at 0ms, before any input of the instant, whether the boots are
+// still to come.
 func (s *Sim) booted() bool {
 	for i := range s.nodes {
 		if s.nodes[i].node != nil {

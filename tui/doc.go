@@ -11,7 +11,10 @@
 // was done as a scenario that electsim run replays to the same trace. The TUI draws what the
 // session returns and turns keys into its calls; back keys that arrive together step back once.
 // Nothing the user did is forgotten without a question: restarting, or acting after stepping
-// back before actions taken later, asks y or n first; so does saving over a file.
+// back before actions taken later, asks y or n first; so does saving over a file, and quitting
+// (q or ctrl+c) with actions not saved, as an editor asks before it closes a changed file —
+// the quit key again, or y, quits. A session is saved only to a regular file: a named pipe,
+// whose open would wait for a reader and hold the TUI with it, is refused at once.
 //
 // Update changes the model; View only draws it. What a frame shows — the log's rows, the
 // selected row kept in view, the narration's history — is brought up to date in Update, so

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"electsim/internal/outfile"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 )
@@ -47,7 +49,7 @@ func (m *Model) updateInput(k tea.KeyMsg) tea.Cmd {
 	}
 	switch k.Type {
 	case tea.KeyCtrlC:
-		return m.quit()
+		return m.quitAsking()
 	case tea.KeyEsc:
 		m.closeInput()
 		return nil
@@ -135,14 +137,19 @@ func (m *Model) take(text string) error {
 		if !filepath.IsAbs(path) && m.opts.SaveDir != "" {
 			path = filepath.Join(m.opts.SaveDir, path)
 		}
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		switch err := outfile.CheckFile(path); {
+		case errors.Is(err, outfile.ErrIsDir):
 			return fmt.Errorf("%s is a folder: give a file name, such as %s", path, filepath.Join(text, m.defaultSaveName()))
-		} else if err == nil {
+		case err != nil:
+			// A named pipe would hold the TUI waiting for a reader; a device is no file to save.
+			return fmt.Errorf("%s %v: give the name of a file, such as %s", path, err, m.defaultSaveName())
+		}
+		if _, err := os.Stat(path); err == nil {
 			m.closeInput()
 			m.ask = &question{fmt.Sprintf("%s exists already. Replace it with this session? y/n", path), func() tea.Cmd {
 				m.save(path)
 				return nil
-			}}
+			}, false}
 			return nil
 		}
 		if err := m.save(path); err != nil {
@@ -160,6 +167,7 @@ func (m *Model) save(path string) error {
 		m.say(err.Error(), true)
 		return err
 	}
+	m.saved = m.ss.User()
 	m.say(fmt.Sprintf("saved to %s — electsim run %s replays it", path, path), false)
 	return nil
 }

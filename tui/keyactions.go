@@ -20,7 +20,7 @@ func (m *Model) updateKey(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Quit):
-		return m.quit()
+		return m.quitAsking()
 	case key.Matches(k, keys.Help):
 		m.overlay = overlayHelp
 	case key.Matches(k, keys.History):
@@ -147,12 +147,17 @@ func (m *Model) goOn() tea.Cmd {
 // playTick plays a frame's worth of virtual time (perTick): every step due by then, in order,
 // for at most tickBudget of wall time. No step is ever skipped: past the budget, the next tick
 // goes on from the last step shown, and playback runs slower than the rate asked. It stops at
-// a break and at the end of the run.
+// a break, at the end of the run, and where the session is full (session.Full), saying so.
 func (m *Model) playTick() {
 	target := m.ss.Instant() + m.perTick()
 	start := m.clock()
 	for {
 		st, ok := m.ss.NextBy(target)
+		if !ok && m.ss.Full() != "" { // no room for another step: playback stops, saying which bound
+			m.playing = false
+			m.say(m.ss.Full(), true)
+			return
+		}
 		if !ok {
 			break
 		}
@@ -175,6 +180,11 @@ func (m *Model) playTick() {
 // may go on.
 func (m *Model) stepOnce() bool {
 	st, ok := m.ss.Next()
+	if !ok && m.ss.Full() != "" {
+		m.playing = false
+		m.say(m.ss.Full(), true)
+		return false
+	}
 	if !ok {
 		m.playing = false
 		m.say("the run is over — ← goes back, R starts again", false)
@@ -224,7 +234,7 @@ func (m *Model) restart() tea.Cmd {
 		return restart()
 	}
 	m.ask = &question{fmt.Sprintf("Start again from the beginning, and forget %s: %s? y/n",
-		human.Plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart}
+		human.Plural(len(user), "action of yours", "actions of yours"), actionList(user)), restart, false}
 	return nil
 }
 
@@ -235,7 +245,7 @@ func (m *Model) act(a sim.Action, toggle bool) {
 	if lost := m.ss.Forgets(); len(lost) > 0 && !m.ss.Done() {
 		m.playing = false
 		m.ask = &question{fmt.Sprintf("%s at %s replaces what you did from then on: %s. Go ahead? y/n",
-			a, algo.FormatDuration(m.ss.ActTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }}
+			a, algo.FormatDuration(m.ss.ActTime()), actionList(lost)), func() tea.Cmd { m.doAct(a, toggle); return nil }, false}
 		return
 	}
 	m.doAct(a, toggle)
@@ -264,6 +274,16 @@ func (m *Model) doAct(a sim.Action, toggle bool) {
 	default:
 		m.say(fmt.Sprintf("%s at %s", t.Happened, at), false)
 	}
+}
+
+// shortActionList is actionList for a question that must fit a line: the first three, and how
+// many more.
+func shortActionList(as []sim.Action) string {
+	const most = 3
+	if len(as) <= most {
+		return actionList(as)
+	}
+	return fmt.Sprintf("%s and %d more", actionList(as[:most]), len(as)-most)
 }
 
 // actionList writes actions with their times: "crash 3 at 1012ms, heal at 1100ms".

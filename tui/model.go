@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"electsim/algo"
+	"electsim/internal/human"
 	"electsim/internal/safetext"
 	"electsim/scenarios"
 	"electsim/session"
@@ -76,8 +77,9 @@ const (
 
 // question is a yes/no question in the status line, before something that cannot be undone.
 type question struct {
-	text string
-	yes  func() tea.Cmd
+	text  string
+	yes   func() tea.Cmd
+	quits bool // the question before quitting: the quit key, pressed again, is yes
 }
 
 // Model is the TUI's bubbletea model.
@@ -106,10 +108,11 @@ type Model struct {
 	histKey       historyKey     // what hist's lines were built from
 	log           eventLog
 	mode          inputMode
-	inErr         string    // what is wrong with the input line's text: shown while it stays open
-	inLen         int       // the input line's length, in characters
-	inEdits       int       // changes whenever the input line's text or cursor may have
-	ask           *question // a question waiting for y or n
+	inErr         string       // what is wrong with the input line's text: shown while it stays open
+	inLen         int          // the input line's length, in characters
+	inEdits       int          // changes whenever the input line's text or cursor may have
+	ask           *question    // a question waiting for y or n
+	saved         []sim.Action // the user's actions when the session was last saved: quitting loses nothing else
 	message       string
 	messageErr    bool
 	ver           int   // changes with every message that may change more than the input line
@@ -345,10 +348,12 @@ func (m *Model) ready() bool {
 // oneKey handles one key.
 func (m *Model) oneKey(k tea.KeyMsg) tea.Cmd {
 	switch {
+	case m.tooSmall() && m.ask != nil:
+		return m.answer(k) // the question shows, even so small
 	case m.tooSmall():
 		// Nothing shows but the size: only what needs no screen works.
 		if key.Matches(k, m.keys.Quit) {
-			return m.quit()
+			return m.quitAsking()
 		}
 		return nil
 	case m.ask != nil:
@@ -367,6 +372,34 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
+// quitAsking quits — after asking, as an editor asks before it closes a changed file, when the
+// user took actions that are not saved: y quits, n (or esc) stays, and s then saves them. Asked
+// again (q or ctrl+c while the question shows), it quits.
+func (m *Model) quitAsking() tea.Cmd {
+	lost := m.unsaved()
+	if len(lost) == 0 {
+		return m.quit()
+	}
+	m.playing = false
+	m.ask = &question{fmt.Sprintf("Quit, and lose %s not saved: %s? y quits · n stays (then s saves them)",
+		human.Plural(len(lost), "action of yours", "actions of yours"), shortActionList(lost)), m.quit, true}
+	return nil
+}
+
+// unsaved returns the user's actions when they are not what the session was last saved with
+// (none, before the first save), or nil: nothing would be lost by quitting.
+func (m *Model) unsaved() []sim.Action {
+	user := m.ss.User()
+	same := len(user) == len(m.saved)
+	for i := 0; same && i < len(user); i++ {
+		same = user[i].At == m.saved[i].At && user[i].String() == m.saved[i].String()
+	}
+	if same {
+		return nil
+	}
+	return user
+}
+
 // answer handles a key while a question waits: y does it, n or esc does not; ctrl+c still quits.
 func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
 	q := m.ask
@@ -378,7 +411,7 @@ func (m *Model) answer(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.No):
 		m.ask = nil
 		m.say("nothing done", false)
-	case k.String() == "ctrl+c":
+	case k.String() == "ctrl+c", q.quits && key.Matches(k, m.keys.Quit):
 		return m.quit()
 	}
 	return nil
@@ -389,7 +422,7 @@ func (m *Model) updateOverlay(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case k.String() == "ctrl+c":
-		return m.quit()
+		return m.quitAsking()
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Quit),
 		m.overlay == overlayHelp && key.Matches(k, keys.Help),
 		m.overlay == overlayHistory && key.Matches(k, keys.History):

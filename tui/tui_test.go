@@ -938,6 +938,8 @@ func TestProgramFlow(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("★3")) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(keyMsg("q"))
+	waitFor(t, tm, "Quit, and lose 1 action of yours not saved: crash 4 at 11ms? y quits · n stays (then s saves them)")
+	tm.Send(keyMsg("y"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := tm.FinalModel(t).(*Model)
 	if final.ss.Node(4).Status != sim.Crashed || final.ss.Node(3).Status != sim.Leader {
@@ -958,10 +960,12 @@ func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
-// finish quits the program and returns its final model.
+// finish quits the program — saying yes when it asks whether to lose actions not saved — and
+// returns its final model.
 func finish(t *testing.T, tm *teatest.TestModel) *Model {
 	t.Helper()
 	tm.Send(keyMsg("q"))
+	tm.Send(keyMsg("y")) // after a quit without a question, a key no one reads
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	return tm.FinalModel(t).(*Model)
 }
@@ -1278,10 +1282,14 @@ func TestKeysInABurst(t *testing.T) {
 	if len(m.ss.User()) != 1 || m.ss.User()[0].String() != "crash 2" || m.ask != nil {
 		t.Errorf("hhh2cy in one burst: user %v, question %v", m.ss.User(), m.ask)
 	}
-	// q ends the burst: the keys after it are not handled.
+	// With an action not saved, q asks; the keys after it are not the panels'; y quits, and ends
+	// the burst.
 	n = len(m.ss.Steps())
-	if cmd := burst(m, "lqll"); cmd == nil || len(m.ss.Steps()) != n+1 {
-		t.Errorf("lqll in one burst: %d steps (want %d), command %v", len(m.ss.Steps()), n+1, cmd)
+	if cmd := burst(m, "lqll"); cmd != nil || len(m.ss.Steps()) != n+1 || m.ask == nil || !strings.HasPrefix(m.ask.text, "Quit, and lose 1 action") {
+		t.Errorf("lqll in one burst: %d steps (want %d), command %v, question %v", len(m.ss.Steps()), n+1, cmd, m.ask)
+	}
+	if cmd := burst(m, "nlqyll"); cmd == nil || cmd() != tea.Quit() || len(m.ss.Steps()) != n+2 {
+		t.Errorf("nlqyll in one burst: %d steps (want %d), command %v", len(m.ss.Steps()), n+2, cmd)
 	}
 	// While the terminal is too small, only q works, in a burst too.
 	m = newModel(t, "bully-boot", nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"electsim/internal/safetext"
 	"electsim/session"
 )
 
@@ -66,6 +67,9 @@ func (m *Model) View() (view string) {
 	if m.tooSmall() {
 		msg := fmt.Sprintf("terminal too small: electsim needs %d×%d, this one is %d×%d — make it larger, or press q to quit",
 			minWidth, minHeight, m.width, m.height)
+		if m.ask != nil { // the question waits for its answer, even so small
+			msg = safetext.Escape(m.ask.text) + "\n\n" + fmt.Sprintf("(terminal too small: electsim needs %d×%d)", minWidth, minHeight)
+		}
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, ansi.Wordwrap(msg, max(m.width-2, 10), " "))
 	}
 	key := frameKey{m.ver, m.width, m.height, len(m.ss.Steps()), m.ss.Generation(), m.inEdits, m.inErr}

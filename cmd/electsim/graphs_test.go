@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -76,7 +78,9 @@ func TestGraphElectionsAlongEdges(t *testing.T) {
 }
 
 // A topology that does not fit the nodes, or a bad edge-list file, is a usage error naming
-// --topology, with the file's line and column.
+// --topology, with the file's line and column. A named pipe or a file of /proc is refused
+// before it is read (a pipe no one writes to would hang); an error repeats a few characters
+// of a long line of the file, or of a long flag, escaped, never the whole (issue 28, item 7).
 func TestTopologyFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := dir + "/net.txt"
@@ -85,6 +89,14 @@ func TestTopologyFlagErrors(t *testing.T) {
 	}
 	other := dir + "/other.txt"
 	if err := os.WriteFile(other, []byte("1 2\n2 9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifo := dir + "/fifo"
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	long := dir + "/long.txt" // one line of 15 MB: an error shows a few characters of it
+	if err := os.WriteFile(long, bytes.Repeat([]byte("7"), 15<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -96,7 +108,19 @@ func TestTopologyFlagErrors(t *testing.T) {
 		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + bad},
 			"electsim run: --topology file:" + bad + ": " + bad + ":2:3: \"x\": expected a node id, a positive whole number\n"},
 		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + other},
-			"electsim run: --topology file:" + other + ": " + other + ":2:1: node 9 is not in the run; its edges must join the run's ids\n"},
+			"electsim run: --topology file:" + other + ": " + other + ":2:1: the edge 2–9 names node 9, which is not in the run (nodes are 1..3); its edges must join the run's ids\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + fifo},
+			"electsim run: --topology file:" + fifo + ": " + fifo + ": is a named pipe, not a file: give an edge-list file, one edge a line: two node ids\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:/proc/self/environ"},
+			"electsim run: --topology file:/proc/self/environ: /proc/self/environ: is a file of the system's /proc or /sys, not a file of yours: give an edge-list file, one edge a line: two node ids\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "file:" + long},
+			"electsim run: --topology file:" + long + ": " + long + ":1:1: \"777777777777\"…: expected a node id, a positive whole number\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "grid:" + strings.Repeat("\x1b", 50_000)},
+			"electsim run: --topology grid:" + strings.Repeat(`\x1b`, 55) + "… (50,005 characters): topology \"grid:" + strings.Repeat(`\x1b`, 35) + "\"…: expected grid:RxC, rows and columns positive whole numbers (grid:3x4)\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "edges 1-2 2-9"},
+			"electsim run: --topology edges 1-2 2-9: topology edges: the edge 2–9 names node 9, which is not in the run; its edges must join the run's ids\n"},
+		{[]string{"run", "--algo", "echo", "--nodes", "3", "--topology", "edges 1-2 2-x"},
+			"electsim run: --topology edges 1-2 2-x: column 5: expected an edge such as 1-2 (two node ids joined by -), got \"2-x\"\n"},
 		{[]string{"run", "--algo", "bully", "--topology", "random:3"},
 			"electsim run: --topology random:3: bully does not run on the random:3 topology: it runs on complete\n"},
 	} {

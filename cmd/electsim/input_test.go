@@ -143,7 +143,7 @@ func TestRunRefusesUnboundedInput(t *testing.T) {
 	f.Truncate(79 << 20)
 	f.Close()
 	for path, want := range map[string]string{
-		"/dev/zero": "electsim run: /dev/zero: is a character device (such as /dev/zero or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name\n",
+		"/dev/zero": "electsim run: /dev/zero: is a character device (such as /dev/null or a terminal), not a file: give a scenario file (.scn) or a bundled scenario's name\n",
 		big:         "electsim run: " + big + ": it is 79 MB, and a scenario file may hold at most 4 MB (4194304 bytes); a scenario is a short text file (electsim scenarios --show NAME prints one)\n",
 	} {
 		code, out, errOut := call("run", path)

@@ -119,7 +119,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--at", "1s partition 1 2 | 2 3"}, "electsim run: --at '1s partition 1 2 | 2 3': column 20: node 2 is named twice"},
 		{[]string{"run", "--bogus"}, "electsim run: unknown flag: --bogus (see -h)"},
 		{[]string{"run", "--nodes"}, "electsim run: flag needs an argument: --nodes (see -h)"},
-		{[]string{"run", "scenario.scn"}, `electsim run: no scenario file scenario.scn, and no bundled scenario called "scenario.scn" (electsim scenarios lists them)`},
+		{[]string{"run", "scenario.scn"}, `electsim run: scenario.scn: no such scenario file`},
+		{[]string{"run", "scenario"}, `electsim run: no scenario file scenario, and no bundled scenario called "scenario" (electsim scenarios lists them)`},
+		// A file's name is a file's: a bundled scenario of the same name does not stand in for it.
+		{[]string{"run", "bully-partition.scn"}, "electsim run: bully-partition.scn: no such scenario file (the bundled scenario of that name is bully-partition: electsim run bully-partition)"},
+		{[]string{"run", "./bully-partition"}, "electsim run: ./bully-partition: no such scenario file"},
 		{[]string{"run", "lessons/week1.scn"}, "electsim run: lessons/week1.scn: no such scenario file"},
 		{[]string{"run", os.TempDir()}, "electsim run: " + os.TempDir() + ": is a directory; give a scenario file (.scn) or a bundled scenario's name"},
 		{[]string{"fly"}, `electsim: unknown command "fly" (commands: run, tui, web, check, bench, sweep, scenarios, algorithms; see electsim -h)`},

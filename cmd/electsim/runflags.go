@@ -28,7 +28,8 @@ type runFlags struct {
 	sets, ats                                                 []string
 	noColor                                                   bool
 
-	notes []string // what apply left out of the scenario, for the user to be told
+	notes    []string            // what apply left out of the scenario, for the user to be told
+	edgeFile *scenarios.EdgeList // --topology file:PATH's edges, read once
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet) {
@@ -39,7 +40,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.delay, "delay", "", "network delay, fixed (10ms) or uniform (5ms..15ms) (default 5ms..15ms)")
 	fs.StringVar(&f.drop, "drop", "", "probability that the network loses a message, e.g. 5% (default 0%)")
 	fs.StringVar(&f.fifo, "fifo", "", "on: links deliver in order; off: a message may overtake another (default on)")
-	fs.StringVar(&f.topology, "topology", "", "the edges messages may travel: "+strings.Join(algo.TopologyNames(), ", ")+" (laid over the order of --ids; default: the algorithm's usual one)")
+	fs.StringVar(&f.topology, "topology", "", "the edges messages may travel: "+strings.Join(algo.TopologyNames(), ", ")+", or 'edges 1-2 2-3 …' (laid over the order of --ids; default: the algorithm's usual one)")
 	fs.StringArrayVar(&f.sets, "set", nil, "algorithm parameter key=value, e.g. --set timeout=200ms (repeatable)")
 	fs.StringVar(&f.runFor, "run", "", "virtual time to simulate (default 5s)")
 	fs.StringVar(&f.engine, "engine", "", "goroutine (a goroutine per node) or inline (default goroutine)")
@@ -88,9 +89,14 @@ func (f *runFlags) apply(fs *pflag.FlagSet, sc *scenarios.Scenario) (sim.Config,
 			return cfg, err
 		}
 	}
+	if f.edgeFile != nil { // the file's edges, at their place in it, against the nodes as the flags make them
+		if err := f.edgeFile.Check(cfg.IDs, ""); err != nil {
+			return cfg, usagef("--topology %s: %v", shown(f.topology), err)
+		}
+	}
 	if _, err := cfg.Cluster(); err != nil && fs.Changed("topology") {
 		// The topology does not fit the nodes: a grid of the wrong size, a file naming others.
-		return cfg, usagef("--topology %s: %v", f.topology, err)
+		return cfg, usagef("--topology %s: %v", shown(f.topology), err)
 	}
 	cfg.MaxMemory = memlimit.Budget()
 	if err := f.fits(fs, cfg, sc); err != nil {
@@ -114,7 +120,7 @@ func (f *runFlags) applyAlgorithm(fs *pflag.FlagSet, cfg *sim.Config, sc *scenar
 	}
 	a, err := algo.Lookup(f.algo)
 	if err != nil {
-		return usagef("--algo %s: %v", f.algo, err)
+		return usagef("--algo %s: %v", shown(f.algo), err)
 	}
 	if cfg.Algorithm == nil || a.Name != cfg.Algorithm.Name {
 		cfg.Params = algo.Params{}
@@ -137,21 +143,46 @@ func (f *runFlags) applyTopology(fs *pflag.FlagSet, cfg *sim.Config, sc *scenari
 		if f.topology == "" {
 			return usagef("--topology: expected a topology: %s", strings.Join(algo.TopologyNames(), ", "))
 		}
-		if err := algo.CheckTopology(f.topology); err != nil {
-			return usagef("--topology %s: %v", f.topology, err)
+		if err := f.readTopology(cfg); err != nil {
+			return err
 		}
-		cfg.Topology = f.topology
 	case fs.Changed("algo"):
 		cfg.Topology = sc.TopologyFor(cfg.Algorithm)
 	}
 	if err := cfg.Algorithm.CheckTopology(cfg.Topology); err != nil {
 		switch {
 		case fs.Changed("topology"):
-			return usagef("--topology %s: %v", f.topology, err)
+			return usagef("--topology %s: %v", shown(f.topology), err)
 		case fs.Changed("algo"):
-			return usagef("--algo %s: %v (give --topology %s)", f.algo, err, cfg.Algorithm.TopologyList()[0])
+			return usagef("--algo %s: %v (give --topology %s)", shown(f.algo), err, cfg.Algorithm.TopologyList()[0])
 		}
 		return usagef("%v", err)
+	}
+	return nil
+}
+
+// readTopology reads --topology: a topology's name; file:PATH, whose file is read here, once,
+// and its edges given to the run as data (scenarios.ReadEdgeFile); or edges A-B …, the edges
+// written out as a scenario's topology line writes them.
+func (f *runFlags) readTopology(cfg *sim.Config) error {
+	if text, ok := strings.CutPrefix(f.topology, algo.EdgeList+" "); ok {
+		edges, err := scenarios.ParseEdges(text)
+		if err != nil {
+			return usagef("--topology %s: %v", shown(f.topology), err)
+		}
+		cfg.Topology, cfg.Edges = algo.EdgeList, edges
+		return nil
+	}
+	if err := algo.CheckTopology(f.topology); err != nil {
+		return usagef("--topology %s: %v", shown(f.topology), err)
+	}
+	cfg.Topology, cfg.Edges = f.topology, nil
+	if path, ok := strings.CutPrefix(f.topology, algo.File+":"); ok {
+		l, err := scenarios.ReadEdgeFile(path)
+		if err != nil {
+			return usagef("--topology %s: %v", shown(f.topology), err)
+		}
+		cfg.Edges, f.edgeFile = l.Edges, l
 	}
 	return nil
 }
@@ -161,7 +192,7 @@ func (f *runFlags) applyNodes(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 	if fs.Changed("nodes") {
 		n, err := strconv.Atoi(f.nodes)
 		if err != nil || n < 1 || n > maxNodes {
-			return usagef("--nodes %s: expected a number of nodes from 1 to %d, e.g. --nodes 5", f.nodes, maxNodes)
+			return usagef("--nodes %s: expected a number of nodes from 1 to %d, e.g. --nodes 5", shown(f.nodes), maxNodes)
 		}
 		if fs.Changed("ids") {
 			return usagef("--nodes and --ids both given: --ids alone names the nodes and their ring order")
@@ -174,7 +205,7 @@ func (f *runFlags) applyNodes(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 	if fs.Changed("ids") {
 		ids, err := parseIDs(f.ids)
 		if err != nil {
-			return usagef("--ids %s: %v", f.ids, err)
+			return usagef("--ids %s: %v", shown(f.ids), err)
 		}
 		cfg.IDs = ids
 	}
@@ -186,21 +217,21 @@ func (f *runFlags) applySetup(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 	if fs.Changed("seed") {
 		s, err := strconv.ParseUint(f.seed, 10, 64)
 		if err != nil {
-			return usagef("--seed %s: expected a whole number from 0 to 18446744073709551615", f.seed)
+			return usagef("--seed %s: expected a whole number from 0 to 18446744073709551615", shown(f.seed))
 		}
 		cfg.Seed = s
 	}
 	if fs.Changed("delay") {
 		lo, hi, err := algo.ParseRange(f.delay)
 		if err != nil {
-			return usagef("--delay %s: %v", f.delay, err)
+			return usagef("--delay %s: %v", shown(f.delay), err)
 		}
 		cfg.Network.Delay = network.Delay{Min: lo, Max: hi}
 	}
 	if fs.Changed("drop") {
 		p, err := parsePercent(f.drop)
 		if err != nil {
-			return usagef("--drop %s: %v", f.drop, err)
+			return usagef("--drop %s: %v", shown(f.drop), err)
 		}
 		cfg.Network.Drop = p / 100
 	}
@@ -211,7 +242,7 @@ func (f *runFlags) applySetup(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 		case "off":
 			cfg.Network.FIFO = false
 		default:
-			return usagef("--fifo %s: expected on or off", f.fifo)
+			return usagef("--fifo %s: expected on or off", shown(f.fifo))
 		}
 	}
 	return nil
@@ -223,15 +254,15 @@ func (f *runFlags) applyParams(_ *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 	for _, kv := range f.sets {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
-			return usagef("--set %s: expected key=value, e.g. --set timeout=200ms", kv)
+			return usagef("--set %s: expected key=value, e.g. --set timeout=200ms", shown(kv))
 		}
 		if first, twice := given[key]; twice {
-			return usagef("--set %s: %s is set twice (--set %s first); give each parameter once", kv, key, first)
+			return usagef("--set %s: %s is set twice (--set %s first); give each parameter once", shown(kv), shown(key), shown(first))
 		}
 		given[key] = kv
 		v, err := cfg.Algorithm.ParseParam(key, value)
 		if err != nil {
-			return usagef("--set %s: %v", kv, err)
+			return usagef("--set %s: %v", shown(kv), err)
 		}
 		cfg.Params[key] = v
 	}
@@ -244,16 +275,16 @@ func (f *runFlags) applyLength(fs *pflag.FlagSet, cfg *sim.Config, _ *scenarios.
 		d, err := algo.ParseDuration(f.runFor)
 		switch {
 		case err != nil:
-			return usagef("--run %s: %v", f.runFor, err)
+			return usagef("--run %s: %v", shown(f.runFor), err)
 		case d <= 0:
-			return usagef("--run %s: expected a positive duration such as 2s or 500ms", f.runFor)
+			return usagef("--run %s: expected a positive duration such as 2s or 500ms", shown(f.runFor))
 		}
 		cfg.RunFor = d
 	}
 	if fs.Changed("engine") {
 		e, err := sim.ParseEngine(f.engine)
 		if err != nil {
-			return usagef("--engine %s: %v", f.engine, err)
+			return usagef("--engine %s: %v", shown(f.engine), err)
 		}
 		cfg.Engine = e
 	}
@@ -269,7 +300,7 @@ func (f *runFlags) fits(fs *pflag.FlagSet, cfg sim.Config, sc *scenarios.Scenari
 			if err := v(cl); err != nil {
 				for _, flag := range []struct{ name, value string }{{"nodes", f.nodes}, {"ids", f.ids}, {"algo", f.algo}} {
 					if fs.Changed(flag.name) {
-						return usagef("--%s %s: %v", flag.name, flag.value, err)
+						return usagef("--%s %s: %v", flag.name, shown(flag.value), err)
 					}
 				}
 			}
@@ -326,11 +357,11 @@ func (f *runFlags) applyActions(cfg *sim.Config, sc *scenarios.Scenario) error {
 	for _, text := range f.ats {
 		a, err := scenarios.ParseAt(text, members)
 		if err != nil {
-			return usagef("--at '%s': %v", text, err)
+			return usagef("--at '%s': %v", shown(text), err)
 		}
 		if a.At > cfg.RunFor {
 			return usagef("--at '%s': %s is after the end of the run (%s); lengthen the run with --run",
-				text, algo.FormatDuration(a.At), algo.FormatDuration(cfg.RunFor))
+				shown(text), algo.FormatDuration(a.At), algo.FormatDuration(cfg.RunFor))
 		}
 		cfg.Actions = append(cfg.Actions, a)
 	}

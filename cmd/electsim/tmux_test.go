@@ -318,6 +318,8 @@ func TestTUIUnderTmuxCrashLeader(t *testing.T) {
 		return strings.Contains(s, "✗5") && strings.Contains(s, "step "+stepOf(screen)+" ")
 	})
 	p.key("q")
+	p.shows("q asks about the crash not saved", "Quit, and lose 1 action of yours not saved: crash leader at")
+	p.key("y")
 	if code := p.exitStatus(); code != 0 {
 		t.Errorf("after q the process exited with status %d", code)
 	}

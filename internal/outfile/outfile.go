@@ -220,6 +220,12 @@ func (o *File) Abort() {
 // WriteFile writes data to path whole or not at all (see Create).
 func WriteFile(path string, data []byte) error {
 	f, err := Create(path)
+	return writeWhole(f, err, data)
+}
+
+// writeWhole writes data to f, which Create or CreateFile returned with err, and commits it —
+// or, if anything fails, aborts it.
+func writeWhole(f *File, err error, data []byte) error {
 	if err != nil {
 		return err
 	}

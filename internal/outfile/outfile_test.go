@@ -360,3 +360,42 @@ func TestSame(t *testing.T) {
 		}
 	}
 }
+
+// CreateFile writes only a regular file, or where nothing is yet: a named pipe (which would
+// make open wait for a reader), a device, a descriptor path or a directory is refused before
+// anything is opened, saying what it is; a regular file, through a link too, is written whole.
+func TestCreateFileRegularOnly(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "to-fifo")
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fifo:          "is a named pipe, not a file",
+		link:          "is a named pipe, not a file",
+		nullDevice(t): "is a character device (such as /dev/null or a terminal), not a file",
+		"/dev/stdout": "is an open descriptor (a standard stream, /dev/fd/N), not a file",
+		dir:           "is a directory",
+	} {
+		err := WriteRegularFile(path, []byte("x"))
+		if err == nil || err.Error() != want || !errors.Is(err, ErrNotFile) && !errors.Is(err, ErrIsDir) {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
+	}
+	file := filepath.Join(dir, "s.scn")
+	for _, text := range []string{"first\n", "second\n"} {
+		if err := WriteRegularFile(file, []byte(text)); err != nil || read(t, file) != text {
+			t.Errorf("a regular file: %v, holds %q", err, read(t, file))
+		}
+	}
+	if err := os.Symlink(file, filepath.Join(dir, "to-file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRegularFile(filepath.Join(dir, "to-file"), []byte("third\n")); err != nil || read(t, file) != "third\n" {
+		t.Errorf("through a link to a regular file: %v", err)
+	}
+}

@@ -361,7 +361,8 @@ func sortedLinks[V any](m map[network.Link]V) []network.Link {
 }
 
 // without returns p with node id removed: from the nodes, and from every fault — a fault that
-// named only id goes. It returns false when one of the base's own actions names id.
+// named only id goes, and so does a partition left with every node in one group, which splits
+// nothing (and a scenario refuses). It returns false when one of the base's own actions names id.
 func (p plan) without(id algo.ID) (plan, bool) {
 	for _, a := range p.fixed {
 		if names(a, id) {
@@ -373,7 +374,9 @@ func (p plan) without(id algo.ID) (plan, bool) {
 	q.faults = q.faults[:0]
 	for _, a := range p.faults {
 		if !names(a, id) {
-			q.faults = append(q.faults, a)
+			if len(a.Groups) != 1 || len(a.Groups[0]) != len(q.ids) {
+				q.faults = append(q.faults, a)
+			} // else every node left is in its one group: it splits nothing now
 			continue
 		}
 		switch {
@@ -391,8 +394,8 @@ func (p plan) without(id algo.ID) (plan, bool) {
 					groups = append(groups, g)
 				}
 			}
-			if len(groups) == 0 {
-				continue
+			if len(groups) == 0 || len(groups) == 1 && len(groups[0]) == len(q.ids) {
+				continue // every node left in one group: the partition splits nothing now
 			}
 			a.Groups = groups
 		}
