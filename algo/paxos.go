@@ -1,0 +1,810 @@
+package algo
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Paxos is leader election as Multi-Paxos does it: L. Lamport, "Paxos Made Simple" (2001), for
+// the two phases and their ballots, and R. van Renesse and D. Altinbuken, "Paxos Made Moderately
+// Complex" (ACM Computing Surveys, 2015), for the leader that runs phase 1 once and then phase 2
+// slot after slot, and for what a preempted leader does.
+//
+// Every node is a proposer and an acceptor. A ballot is a pair (round, proposer), ordered by
+// round and then by proposer; here it is one number, as Lamport suggests ("different proposers
+// choose their numbers from disjoint sets of numbers"): among n nodes, the node at position i
+// (1..n, by ascending id) owns ballots i, i+n, i+2n, … — ballot (r−1)·n + i is its round r. The
+// ballot is the node's term: State.Term is the highest ballot it has promised, which for a
+// candidate or a leader is its own.
+//
+// A node that suspects the leader — no ACCEPT for `timeout` — starts phase 1 with the smallest
+// ballot of its own above every ballot it knows: PREPARE to every node. An acceptor promises
+// a ballot above every one it has promised before and answers PROMISE with every proposal it
+// has accepted, or NACK with the ballot it promised. A majority of PROMISEs makes the proposer
+// leader of its ballot: it re-proposes, slot by slot, the value of the highest-ballot proposal
+// the promises carried, and then proposes one client write per `writes` — ACCEPT to every node,
+// its heartbeat too. An acceptor accepts a proposal whose ballot is at least the one it
+// promised, and answers ACCEPTED; a value accepted by a majority in one ballot is chosen, and
+// the leader tells everyone (CHOSEN). A NACK tells a proposer that a higher ballot has come: it
+// is preempted, and tries again with a higher ballot — at once, or after a random backoff.
+//
+// Two proposers that preempt each other at once can do so for ever, and nothing is ever chosen
+// ("Paxos Made Simple", §2.4): the election is what makes progress, and it takes the random
+// backoff. Safety is the ballots' job: however many nodes believe they lead, no two values are
+// chosen for one slot (consensus-safety), because the acceptors keep their promises and their
+// accepted proposals on stable storage (Env.Store), and a new leader re-proposes what a
+// majority's promises say may have been chosen.
+//
+// docs/algorithms.md explains it; each method quotes the rule it implements.
+type Paxos struct {
+	id   ID
+	all  []ID // every node, ascending
+	self int  // my position in all: my ballots are self+1, self+1+n, …
+	cfg  *paxosConfig
+
+	// The acceptor, kept on stable storage too: the highest ballot it has promised (or heard
+	// of in a NACK), and the proposal it last accepted in each slot (Index 0: none).
+	promised uint64
+	accepted []Entry // by slot − 1
+
+	// The learner: the slots it knows are chosen, from the first, with their values.
+	chosen []Entry
+
+	status Status
+	leader ID // the node whose ACCEPT of the ballot I promised I last took; 0 if none
+
+	// A proposer in phase 1 (status Candidate) of ballot `ballot`: who has promised, the
+	// highest-ballot proposal the promises carried in each slot, and the most chosen slots a
+	// promise reported.
+	ballot        uint64
+	promises      []bool  // by position in all
+	offered       []Entry // by slot − 1 (Index 0: no promise carried one)
+	offeredChosen uint64
+
+	// A proposer in phase 2 of ballot `led`: its proposals, slot by slot, how many of them from
+	// the first it knows are chosen, and the last slot each node has accepted in led. Kept when
+	// it is preempted, so that the ACCEPTEDs still on their way tell it what was chosen.
+	led   uint64
+	log   []Entry
+	known uint64
+	acked []uint64 // by position in all
+	told  uint64   // how many chosen my last ACCEPT said
+}
+
+// The message kinds of Paxos.
+const (
+	KindPrepare     = "PREPARE"  // phase 1a: a proposer asks for promises for its ballot (Term)
+	KindPromise     = "PROMISE"  // phase 1b: the promise, with the proposals the acceptor has accepted
+	KindNack        = "NACK"     // a refusal, with the higher ballot (Term) the acceptor promised
+	KindPaxosAccept = "ACCEPT"   // phase 2a: the leader's proposals not yet chosen; its heartbeat
+	KindAccepted    = "ACCEPTED" // phase 2b: the acceptor took them, up to slot Log.Index
+	KindChosen      = "CHOSEN"   // the leader tells a node every value chosen so far
+)
+
+// Timer names of Paxos (it also uses suspect and write).
+const (
+	timerRound   = "round"   // a candidate's patience with phase 1
+	timerBackoff = "backoff" // a preempted proposer's random wait before phase 1 again
+)
+
+// diskPromised is the key of the acceptor's promise on stable storage; each slot's accepted
+// ballot and value have keys of their own (paxosConfig.keys).
+const diskPromised = "promised"
+
+// A client write's value is 100·id + slot (write): with at most 99 slots, no two proposers'
+// values are alike.
+const (
+	paxosMaxSlots    = 99
+	paxosValueFactor = 100
+)
+
+type paxosConfig struct {
+	writes, timeout      time.Duration
+	backoff              bool
+	backoffLo, backoffHi time.Duration
+	slots                int
+	keys                 [][2]string // by slot − 1: the stable-storage keys of its accepted ballot and value
+}
+
+func paxosInfo() *Info {
+	return &Info{
+		Name:    "paxos",
+		Summary: "Multi-Paxos leadership (Lamport 2001): ballots, PREPARE/PROMISE, ACCEPT as heartbeat; no two values chosen for a slot",
+		Kinds:   []string{KindPrepare, KindPromise, KindNack, KindPaxosAccept, KindAccepted, KindChosen},
+		Routine: []string{KindPaxosAccept, KindAccepted, KindChosen},
+		Terms:   true, // the ballot
+		Params: []Param{
+			{Key: "writes", Kind: DurationParam, Default: "100ms",
+				Help: "the leader proposes one client write (ACCEPT to every node, its heartbeat) at this interval"},
+			{Key: "timeout", Kind: DurationParam, Default: "300ms",
+				Help: "a node that hears no ACCEPT for this long starts phase 1; a candidate without a majority of PROMISEs after it tries again"},
+			{Key: "backoff", Kind: SwitchParam, Default: "on",
+				Help: "a preempted proposer waits a random time in backoff-time before phase 1 again (off: at once)"},
+			{Key: "backoff-time", Kind: RangeParam, Default: "20ms..200ms",
+				Help: "the range the random backoff is drawn from"},
+			{Key: "slots", Kind: CountParam, Default: "8",
+				Help: "the slots of the replicated log (at most 99); when all are chosen, ACCEPTs carry only the heartbeat"},
+		},
+		Recovers: true,
+		Quorum:   true,
+		Guarantees: []Guarantee{
+			{Property: PropConsensusSafety, Faults: "yyyyyyy", Why: "a value is chosen by a majority in a ballot, and every later ballot's leader learns it from the promises of a majority"},
+			{Property: "one-leader-per-term", Faults: "yyyyyyy", Why: "a ballot belongs to one proposer, and it leads only its own"},
+			{Property: "at-most-one-leader", Faults: "---nnn-", Why: "two proposers can both win phase 1 before either hears of the other's ballot, and a leader cut off, slow or paused still believes it leads while a higher ballot elects another"},
+			{Property: PropConsensusSafety, Params: []string{"backoff=off"}, Faults: "yyyyyyy", Why: "duelling proposers stop progress, never safety"},
+		},
+		Monitors: []Monitor{{
+			Property: PropConsensusSafety,
+			Help:     "no two different values are ever chosen (accepted by a majority in one ballot) for one log slot",
+			Watch:    func(c *Cluster) Watcher { return newPaxosSafety(c) },
+		}},
+		New: func(id ID, c *Cluster) Node { return NewPaxos(id, c) },
+		Validate: func(c *Cluster) error {
+			if s := c.Params.Count("slots", 8); s > paxosMaxSlots {
+				return fmt.Errorf("slots %d is more than %d: a value is 100·id + slot, and two proposers' values must differ", s, paxosMaxSlots)
+			}
+			return nil
+		},
+		Warnings: func(c *Cluster) []string { return paxosWarnings(newPaxosConfig(c), c.MaxDelay) },
+		NodeMemory: func(n int) (int64, string) {
+			return int64(n) * 9, "who promised and what each node accepted, for a candidate or a leader"
+		},
+	}
+}
+
+func newPaxosConfig(c *Cluster) *paxosConfig { return sharedConfig(c, "paxos", makePaxosConfig) }
+
+func makePaxosConfig(c *Cluster) *paxosConfig {
+	lo, hi := c.Params.Range("backoff-time", 20*time.Millisecond, 200*time.Millisecond)
+	cfg := &paxosConfig{
+		writes:    c.Params.Duration("writes", 100*time.Millisecond),
+		timeout:   c.Params.Duration("timeout", 300*time.Millisecond),
+		backoff:   c.Params.Switch("backoff", true),
+		backoffLo: lo, backoffHi: hi,
+		slots: min(c.Params.Count("slots", 8), paxosMaxSlots),
+	}
+	for s := 1; s <= cfg.slots; s++ {
+		cfg.keys = append(cfg.keys, [2]string{fmt.Sprintf("accepted-ballot-%d", s), fmt.Sprintf("accepted-value-%d", s)})
+	}
+	return cfg
+}
+
+// paxosWarnings checks what the election needs of the network: a follower hears the next
+// ACCEPT before it suspects the leader, and a backoff lasts long enough for a winner's first
+// ACCEPT to arrive.
+func paxosWarnings(cfg *paxosConfig, maxDelay time.Duration) []string {
+	var w []string
+	if cfg.timeout <= cfg.writes+maxDelay {
+		w = append(w, fmt.Sprintf("timeout %s is not more than writes %s + the max delay %s: followers may start phase 1 while their leader is alive",
+			FormatDuration(cfg.timeout), FormatDuration(cfg.writes), FormatDuration(maxDelay)))
+	}
+	if cfg.backoff && cfg.backoffHi <= 2*maxDelay {
+		w = append(w, fmt.Sprintf("backoff-time %s ends at no more than 2 × the max delay %s: a preempted proposer may try again before the winner's ACCEPT reaches it, and the duel go on",
+			FormatRange(cfg.backoffLo, cfg.backoffHi), FormatDuration(maxDelay)))
+	}
+	return w
+}
+
+// NewPaxos returns node id of cluster c, not yet started, with a stable storage of its own that
+// nothing has been written to.
+func NewPaxos(id ID, c *Cluster) *Paxos {
+	i := c.Index(id)
+	if i < 0 {
+		panic(fmt.Sprintf("algo: node %d is not in the cluster", id))
+	}
+	cfg := newPaxosConfig(c)
+	return &Paxos{id: id, all: c.Sorted, self: i, cfg: cfg, accepted: make([]Entry, cfg.slots)}
+}
+
+var _ Node = (*Paxos)(nil)
+var _ LogHolder = (*Paxos)(nil)
+
+// State reports the node's status, the leader it follows (itself when it leads) and the highest
+// ballot it has promised — its own when it stands or leads.
+func (p *Paxos) State() State { return State{Status: p.status, Leader: p.leader, Term: p.promised} }
+
+// majority is more than half of every node, live or not.
+func (p *Paxos) majority() int { return len(p.all)/2 + 1 }
+
+// --- Ballots: (round, proposer) as one number
+
+// nextBallot returns the smallest ballot of mine above b.
+func (p *Paxos) nextBallot(b uint64) uint64 {
+	n, i := uint64(len(p.all)), uint64(p.self+1)
+	next := b/n*n + i
+	if next <= b {
+		next += n
+	}
+	return next
+}
+
+// proposerOf returns the node that owns ballot b (0 for ballot 0, which nobody owns).
+func (p *Paxos) proposerOf(b uint64) ID {
+	if b == 0 {
+		return 0
+	}
+	return p.all[(b-1)%uint64(len(p.all))]
+}
+
+// ballotText writes ballot b for a note: "ballot 5 (round 2 of node 2)".
+func (p *Paxos) ballotText(b uint64) string {
+	if b == 0 {
+		return "ballot 0"
+	}
+	return fmt.Sprintf("ballot %d (round %d of node %d)", b, (b-1)/uint64(len(p.all))+1, p.proposerOf(b))
+}
+
+// write is the client write node id proposes for slot s: 100·id + s, so that a reader sees
+// whose it is and two proposers never propose the same value.
+func write(id ID, s uint64) uint64 { return uint64(id)*paxosValueFactor + s }
+
+// --- Boot, suspicion, phase 1
+
+// Start: a node boots, or recovers, a follower that knows no leader. What it promised and
+// accepted is on stable storage, as Paxos requires ("an acceptor must remember this
+// information even if it fails and then restarts"); what it learned and proposed is not.
+func (p *Paxos) Start(env Env) {
+	p.promised, _ = env.Load(diskPromised)
+	for s := range p.accepted {
+		p.accepted[s] = Entry{}
+		if b, ok := env.Load(p.cfg.keys[s][0]); ok && b > 0 {
+			v, _ := env.Load(p.cfg.keys[s][1])
+			p.accepted[s] = Entry{Index: uint64(s + 1), Term: b, By: p.proposerOf(b), Value: v}
+		}
+	}
+	p.chosen, p.status, p.leader, p.ballot = nil, Follower, 0, 0
+	p.led, p.log, p.known, p.told = 0, nil, 0, 0
+	clear(p.promises)
+	clear(p.acked)
+	env.SetTimer(timerSuspect, p.cfg.timeout)
+	if env.Tracing() {
+		if p.promised == 0 {
+			env.Note("booted: a follower; I wait %s for a leader's ACCEPT", FormatDuration(p.cfg.timeout))
+		} else {
+			env.Note("restarted: my promise of %s and %s were on stable storage; I wait %s for a leader's ACCEPT",
+				p.ballotText(p.promised), countIDs(p.acceptedCount(), "accepted slot"), FormatDuration(p.cfg.timeout))
+		}
+	}
+}
+
+func (p *Paxos) acceptedCount() int {
+	n := 0
+	for _, e := range p.accepted {
+		if e.Index != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Elect: "`elect`: start phase 1 now", with a higher ballot, whatever the node is doing.
+func (p *Paxos) Elect(env Env) {
+	why := ""
+	if env.Tracing() {
+		why = fmt.Sprintf("asked to elect (%s)", p.status)
+	}
+	p.prepare(env, why)
+}
+
+// prepare is phase 1a: "A proposer selects a proposal number n and sends a prepare request with
+// number n to a majority of acceptors." Here to every node, with the smallest ballot of mine
+// above every ballot I know; my own acceptor promises it first, on stable storage.
+func (p *Paxos) prepare(env Env, why string) {
+	env.CancelTimer(timerSuspect)
+	env.CancelTimer(timerBackoff)
+	env.CancelTimer(timerWrite)
+	p.ballot = p.nextBallot(p.promised)
+	p.promise(env, p.ballot)
+	p.status, p.leader = Candidate, 0
+	if p.promises == nil {
+		p.promises = make([]bool, len(p.all))
+	}
+	clear(p.promises)
+	p.offered, p.offeredChosen = slices.Grow(p.offered[:0], p.cfg.slots)[:p.cfg.slots], 0
+	clear(p.offered)
+	p.onPromise(env, p.id, p.ballot, p.promiseLog())
+	if p.status != Candidate {
+		return // alone, I lead at once
+	}
+	for _, j := range p.all {
+		if j != p.id {
+			env.Send(j, Message{Kind: KindPrepare, Term: p.ballot})
+		}
+	}
+	env.SetTimer(timerRound, p.cfg.timeout)
+	if env.Tracing() {
+		env.Note("%s: candidate with %s — PREPARE to the %s; %d of %d promises make me leader",
+			why, p.ballotText(p.ballot), countIDs(len(p.all)-1, "other node"), p.majority(), len(p.all))
+	}
+}
+
+// promise makes my acceptor promise ballot b, on stable storage before any answer leaves.
+func (p *Paxos) promise(env Env, b uint64) {
+	if b > p.promised {
+		p.promised = b
+		env.Store(diskPromised, b)
+	}
+}
+
+// promiseLog is what my acceptor's PROMISE carries: every proposal it has accepted, and how many
+// slots I know are chosen — nothing (nil) when it has accepted nothing and knows nothing.
+func (p *Paxos) promiseLog() *LogPart {
+	l := &LogPart{Commit: uint64(len(p.chosen))}
+	for _, e := range p.accepted {
+		if e.Index != 0 {
+			l.Entries = append(l.Entries, e)
+		}
+	}
+	if l.Commit == 0 && len(l.Entries) == 0 {
+		return nil
+	}
+	return l
+}
+
+// onPrepare is phase 1b: "If an acceptor receives a prepare request with number n greater than
+// that of any prepare request to which it has already responded, then it responds to the
+// request with a promise not to accept any more proposals numbered less than n and with the
+// highest-numbered proposal (if any) that it has accepted." Here with every slot's. Otherwise
+// it answers NACK with the ballot it promised, "so [the proposer] can abandon its proposal".
+func (p *Paxos) onPrepare(env Env, m Message) {
+	if m.Term <= p.promised {
+		env.Send(m.From, Message{Kind: KindNack, Term: p.promised})
+		if env.Tracing() {
+			env.Note("PREPARE from %d with %s: I promised %s already — NACK", m.From, p.ballotText(m.Term), p.ballotText(p.promised))
+		}
+		return
+	}
+	was, mine := p.status, p.ballot
+	p.promise(env, m.Term)
+	env.Send(m.From, Message{Kind: KindPromise, Term: m.Term, Log: p.promiseLog()})
+	if was != Follower {
+		p.preempted(env, fmt.Sprintf("PREPARE from %d with %s, above my %s: I promise it", m.From, p.ballotText(m.Term), p.ballotText(mine)))
+		return
+	}
+	p.leader = 0                  // my leader's ballot is below my promise: I will refuse its ACCEPTs
+	env.CancelTimer(timerBackoff) // someone stands: I give it a whole timeout
+	env.SetTimer(timerSuspect, p.cfg.timeout)
+	if env.Tracing() {
+		env.Note("PREPARE from %d with %s: I promise it, with %s; I wait %s for its ACCEPT",
+			m.From, p.ballotText(m.Term), countIDs(p.acceptedCount(), "accepted slot"), FormatDuration(p.cfg.timeout))
+	}
+}
+
+// onPromise counts a PROMISE for my ballot b — my own acceptor's too — and keeps, slot by slot,
+// the highest-ballot proposal it carries: "the highest-numbered proposal among the responses".
+func (p *Paxos) onPromise(env Env, from ID, b uint64, l *LogPart) {
+	if p.status != Candidate || b != p.ballot {
+		return // an answer to an earlier ballot of mine
+	}
+	i, ok := slices.BinarySearch(p.all, from)
+	if !ok || p.promises[i] {
+		return
+	}
+	p.promises[i] = true
+	if l != nil {
+		p.offeredChosen = max(p.offeredChosen, l.Commit)
+		for _, e := range l.Entries {
+			if e.Index >= 1 && e.Index <= uint64(p.cfg.slots) && e.Term > p.offered[e.Index-1].Term {
+				p.offered[e.Index-1] = e
+			}
+		}
+	}
+	n := 0
+	for _, ok := range p.promises {
+		if ok {
+			n++
+		}
+	}
+	if n >= p.majority() {
+		p.lead(env, n)
+	} else if from != p.id && env.Tracing() {
+		env.Note("PROMISE from %d for %s: %d of %d, %d make me leader", from, p.ballotText(b), n, len(p.all), p.majority())
+	}
+}
+
+// onNack: "a proposer [...] should abandon its proposal" — it was preempted by a higher ballot,
+// which my acceptor now knows of too.
+func (p *Paxos) onNack(env Env, m Message) {
+	if p.status == Follower || m.Term <= p.ballot {
+		return // an old refusal, or I stand no more
+	}
+	mine := p.ballot
+	p.promise(env, m.Term)
+	p.preempted(env, fmt.Sprintf("NACK from %d: it promised %s, above my %s", m.From, p.ballotText(m.Term), p.ballotText(mine)))
+}
+
+// preempted: a higher ballot has come, so mine will not be chosen. "A leader [...] that is
+// preempted [...] may decide to become active again" (Paxos Made Moderately Complex, §3):
+// with backoff off at once, with a higher ballot — two proposers that do so can preempt each
+// other for ever — and with backoff on after a random wait, in which a winner's ACCEPT makes it
+// follow instead.
+func (p *Paxos) preempted(env Env, why string) {
+	env.CancelTimer(timerRound)
+	env.CancelTimer(timerWrite)
+	p.status, p.leader = Follower, 0
+	p.forgetDone()
+	p.retry(env, why+" — preempted")
+}
+
+// retry starts phase 1 again after a preemption or a failed round: at once, or after a backoff.
+func (p *Paxos) retry(env Env, why string) {
+	if !p.cfg.backoff {
+		p.prepare(env, why+"; no backoff, so at once")
+		return
+	}
+	d := p.cfg.backoffLo
+	if span := p.cfg.backoffHi - p.cfg.backoffLo; span > 0 {
+		unit := time.Microsecond
+		if p.cfg.backoffLo%unit != 0 || span%unit != 0 {
+			unit = 1
+		}
+		d += time.Duration(Draw(env, int64(span/unit)+1)) * unit
+	}
+	env.CancelTimer(timerSuspect)
+	env.SetTimer(timerBackoff, d)
+	if env.Tracing() {
+		env.Note("%s; I back off %s before phase 1 again, unless a leader's ACCEPT comes first", why, msText(d))
+	}
+}
+
+// --- Phase 2: the leader's log
+
+// lead: "If the proposer receives a response to its prepare requests (numbered n) from a
+// majority of acceptors, then it sends an accept request to each of those acceptors for a
+// proposal numbered n with a value v, where v is the value of the highest-numbered proposal
+// among the responses, or is any value if the responses reported no proposals." For every slot
+// at once, up to the last any promise carried: a slot none carried takes a client write of mine.
+// A slot a promise says is chosen is chosen with that value, since every proposal accepted in
+// its ballot or a later one has it.
+func (p *Paxos) lead(env Env, promises int) {
+	env.CancelTimer(timerRound)
+	p.status, p.leader, p.led = Leader, p.id, p.ballot
+	last := len(p.chosen)
+	for s, e := range p.offered {
+		if e.Index != 0 {
+			last = max(last, s+1)
+		}
+	}
+	p.log = make([]Entry, last, p.cfg.slots)
+	adopted := 0
+	for s := range p.log {
+		v := write(p.id, uint64(s+1))
+		switch {
+		case s < len(p.chosen):
+			v = p.chosen[s].Value
+		case p.offered[s].Index != 0:
+			v = p.offered[s].Value
+			adopted++
+		}
+		p.log[s] = Entry{Index: uint64(s + 1), Term: p.led, By: p.id, Value: v}
+	}
+	p.known = min(max(uint64(len(p.chosen)), p.offeredChosen), uint64(last))
+	if p.known > uint64(len(p.chosen)) {
+		p.chosen = slices.Clone(p.log[:p.known])
+	}
+	if p.acked == nil {
+		p.acked = make([]uint64, len(p.all))
+	}
+	clear(p.acked)
+	if env.Tracing() {
+		what := "no proposal"
+		switch {
+		case uint64(last) > p.known:
+			what = fmt.Sprintf("proposals up to slot %d, %d known chosen: I propose slots %d to %d again in my ballot, %d with a value a promise carried",
+				last, p.known, p.known+1, last, adopted)
+		case last > 0:
+			what = fmt.Sprintf("proposals up to slot %d, all known chosen", last)
+		}
+		env.Note("%d of %d promises for %s → leader; they carried %s", promises, len(p.all), p.ballotText(p.led), what)
+	}
+	p.propose(env)
+	env.SetTimer(timerWrite, p.cfg.writes)
+}
+
+// propose is phase 2a, at once on leading and every `writes` after: a new client write when
+// every slot I proposed is chosen and the log has room for it, and ACCEPT to every node with
+// every proposal of mine not yet known chosen — with none, ACCEPT is the heartbeat alone. My
+// own acceptor accepts them first.
+func (p *Paxos) propose(env Env) {
+	if p.known == uint64(len(p.log)) && len(p.log) < p.cfg.slots {
+		s := uint64(len(p.log) + 1)
+		p.log = append(p.log, Entry{Index: s, Term: p.led, By: p.id, Value: write(p.id, s)})
+		if env.Tracing() {
+			env.Note("a client write: I propose %d for slot %d in %s", write(p.id, s), s, p.ballotText(p.led))
+		}
+	}
+	pending := p.log[p.known:len(p.log):len(p.log)] // shared by the messages: never changed
+	for _, e := range pending {
+		p.acceptEntry(env, p.led, e)
+	}
+	p.acked[p.self] = uint64(len(p.log))
+	l := &LogPart{Index: uint64(len(p.log)), IndexTerm: p.led, Commit: p.known, Entries: pending}
+	p.told = p.known
+	for _, j := range p.all {
+		if j != p.id {
+			env.Send(j, Message{Kind: KindPaxosAccept, Term: p.led, Log: l})
+		}
+	}
+	p.learn(env)
+}
+
+// acceptEntry makes my acceptor accept proposal e in ballot b, on stable storage.
+func (p *Paxos) acceptEntry(env Env, b uint64, e Entry) {
+	s := e.Index - 1
+	e.Term, e.By = b, p.proposerOf(b)
+	if p.accepted[s] == e {
+		return
+	}
+	p.accepted[s] = e
+	env.Store(p.cfg.keys[s][0], b)
+	env.Store(p.cfg.keys[s][1], e.Value)
+}
+
+// onAccept is phase 2b: "If an acceptor receives an accept request for a proposal numbered n,
+// it accepts the proposal unless it has already responded to a prepare request having a number
+// greater than n." It answers ACCEPTED, with the last slot it took and how many it knows are
+// chosen. And it follows the sender: a leader it hears from is what the election is for — a
+// candidate stops standing, a preempted proposer stops waiting to stand again.
+func (p *Paxos) onAccept(env Env, m Message) {
+	if m.Term < p.promised {
+		env.Send(m.From, Message{Kind: KindNack, Term: p.promised})
+		if env.Tracing() {
+			env.Note("ACCEPT from %d with %s: I promised %s — NACK", m.From, p.ballotText(m.Term), p.ballotText(p.promised))
+		}
+		return
+	}
+	p.promise(env, m.Term)
+	last := uint64(0)
+	if m.Log != nil {
+		for _, e := range m.Log.Entries {
+			if e.Index >= 1 && e.Index <= uint64(p.cfg.slots) {
+				p.acceptEntry(env, m.Term, e)
+				last = e.Index
+			}
+		}
+	}
+	env.Send(m.From, Message{Kind: KindAccepted, Term: m.Term, Log: acceptedLog(last, m.Term, uint64(len(p.chosen)))})
+	was, known := p.status, p.leader == m.From
+	env.CancelTimer(timerRound)
+	env.CancelTimer(timerWrite)
+	env.CancelTimer(timerBackoff)
+	p.status, p.leader = Follower, m.From
+	env.SetTimer(timerSuspect, p.cfg.timeout)
+	if !env.Tracing() {
+		return
+	}
+	switch {
+	case was == Leader:
+		env.Note("ACCEPT from %d with %s, above my %s: it leads now, I follow it", m.From, p.ballotText(m.Term), p.ballotText(p.led))
+	case was == Candidate:
+		env.Note("ACCEPT from %d with %s: it won, I stop standing and follow it", m.From, p.ballotText(m.Term))
+	case !known:
+		env.Note("ACCEPT from %d with %s: %d leads, I follow it; I wait %s for the next", m.From, p.ballotText(m.Term), m.From, FormatDuration(p.cfg.timeout))
+	}
+}
+
+// acceptedLog is what ACCEPTED carries: the last slot taken, with the ballot, and how many slots
+// the acceptor knows are chosen — nothing (nil) for a heartbeat answered knowing none.
+func acceptedLog(last, ballot, chosen uint64) *LogPart {
+	switch {
+	case last > 0:
+		return &LogPart{Index: last, IndexTerm: ballot, Commit: chosen}
+	case chosen > 0:
+		return &LogPart{Commit: chosen}
+	}
+	return nil
+}
+
+// onAccepted counts what each acceptor took in my ballot led — after I was preempted too: a
+// value accepted by a majority is chosen whoever leads now. A node that knows fewer chosen
+// values than my last ACCEPT said are chosen — it missed a CHOSEN — is told them again.
+func (p *Paxos) onAccepted(env Env, m Message) {
+	if p.led == 0 || m.Term != p.led {
+		return
+	}
+	i, ok := slices.BinarySearch(p.all, m.From)
+	if !ok {
+		return
+	}
+	var l LogPart
+	if m.Log != nil {
+		l = *m.Log
+	}
+	p.acked[i] = max(p.acked[i], min(l.Index, uint64(len(p.log))))
+	if !p.learn(env) && p.status == Leader && l.Commit < p.told {
+		env.Send(m.From, Message{Kind: KindChosen, Term: p.led, Log: p.chosenLog()})
+	}
+}
+
+// learn: "a value is chosen when a large enough set (a majority) of acceptors have accepted
+// it". It finds the slots of my log accepted by a majority in ballot led, and tells every node
+// of them. It reports whether it did.
+func (p *Paxos) learn(env Env) bool {
+	before := p.known
+	for s := p.known + 1; s <= uint64(len(p.log)); s++ {
+		n := 0
+		for _, a := range p.acked {
+			if a >= s {
+				n++
+			}
+		}
+		if n < p.majority() {
+			break
+		}
+		p.known = s
+	}
+	if p.known == before {
+		return false
+	}
+	if p.known > uint64(len(p.chosen)) {
+		p.chosen = slices.Clone(p.log[:p.known])
+	}
+	l := p.chosenLog()
+	for _, j := range p.all {
+		if j != p.id {
+			env.Send(j, Message{Kind: KindChosen, Term: p.led, Log: l})
+		}
+	}
+	if env.Tracing() {
+		e := p.log[p.known-1]
+		env.Note("slot %d chosen: %d, accepted by a majority in %s — CHOSEN to every node", e.Index, e.Value, p.ballotText(p.led))
+	}
+	if p.status != Leader {
+		p.forgetDone()
+	}
+	return true
+}
+
+// chosenLog is what CHOSEN carries: every value of my log known chosen.
+func (p *Paxos) chosenLog() *LogPart {
+	return &LogPart{Commit: p.known, Entries: p.log[:p.known:p.known]}
+}
+
+// forgetDone forgets the proposals of a ballot I lead no more once all of them are known
+// chosen: no ACCEPTED can tell me more.
+func (p *Paxos) forgetDone() {
+	if p.known == uint64(len(p.log)) {
+		p.led, p.log, p.known, p.told = 0, nil, 0, 0
+		clear(p.acked)
+	}
+}
+
+// onChosen: "the distinguished learner [...] can then inform the other learners when a value
+// has been chosen." A chosen value stays chosen: whichever ballot's leader tells it, a node
+// learns the values it did not know.
+func (p *Paxos) onChosen(env Env, m Message) {
+	if m.Log == nil || len(m.Log.Entries) <= len(p.chosen) || len(m.Log.Entries) > p.cfg.slots {
+		return
+	}
+	for k, e := range m.Log.Entries {
+		if e.Index != uint64(k+1) {
+			return // not a log from the first slot on
+		}
+	}
+	p.chosen = slices.Clone(m.Log.Entries)
+}
+
+// Receive dispatches a message by kind.
+func (p *Paxos) Receive(env Env, m Message) {
+	switch m.Kind {
+	case KindPrepare:
+		p.onPrepare(env, m)
+	case KindPromise:
+		p.onPromise(env, m.From, m.Term, m.Log)
+	case KindNack:
+		p.onNack(env, m)
+	case KindPaxosAccept:
+		p.onAccept(env, m)
+	case KindAccepted:
+		p.onAccepted(env, m)
+	case KindChosen:
+		p.onChosen(env, m)
+	}
+}
+
+// Timer handles the four timers: suspicion, a round of phase 1, the backoff, the next write.
+func (p *Paxos) Timer(env Env, name string) {
+	switch name {
+	case timerSuspect:
+		// "A node that suspects the leader starts phase 1 with a higher ballot."
+		if p.status == Follower {
+			why := fmt.Sprintf("no leader's ACCEPT for %s", FormatDuration(p.cfg.timeout))
+			if p.leader != 0 {
+				why = fmt.Sprintf("no ACCEPT from %d, my leader, for %s", p.leader, FormatDuration(p.cfg.timeout))
+			}
+			p.prepare(env, why)
+		}
+	case timerRound:
+		if p.status == Candidate {
+			p.status = Follower
+			p.retry(env, fmt.Sprintf("phase 1 of %s failed: no majority of promises in %s", p.ballotText(p.ballot), FormatDuration(p.cfg.timeout)))
+		}
+	case timerBackoff:
+		if p.status == Follower && p.leader == 0 {
+			p.prepare(env, "backed off, and heard no leader meanwhile")
+		}
+	case timerWrite:
+		if p.status == Leader {
+			p.propose(env)
+			env.SetTimer(timerWrite, p.cfg.writes)
+		}
+	}
+}
+
+// Log returns what the pictures draw: the values I know are chosen, then what my acceptor has
+// accepted in the slots after them.
+func (p *Paxos) Log() ([]Entry, uint64) {
+	out := p.chosen
+	for _, e := range p.accepted[len(p.chosen):] {
+		if e.Index != 0 {
+			if len(out) == len(p.chosen) {
+				out = slices.Clone(p.chosen)
+			}
+			out = append(out, e)
+		}
+	}
+	return out, uint64(len(p.chosen))
+}
+
+// acceptedProposals is what the consensus-safety monitor reads: the proposal my acceptor last
+// accepted in each slot. The caller only reads them.
+func (p *Paxos) acceptedProposals() []Entry { return p.accepted }
+
+// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
+
+// Clone returns a copy of the node with slices of its own; the ids and the timing are shared.
+func (p *Paxos) Clone() Node {
+	c := *p
+	c.accepted = slices.Clone(p.accepted)
+	c.chosen = slices.Clone(p.chosen)
+	c.promises = slices.Clone(p.promises)
+	c.offered = slices.Clone(p.offered)
+	c.log = slices.Clone(p.log)
+	c.acked = slices.Clone(p.acked)
+	return &c
+}
+
+// AppendState writes the acceptor (its promise, its accepted proposals), what it knows is
+// chosen, its status and leader, and what only some statuses read: a candidate's ballot and
+// promises, and the proposals of the ballot it last led while ACCEPTEDs may still count.
+func (p *Paxos) AppendState(b []byte, now time.Duration) []byte {
+	b = appendID(b, p.id)
+	b = appendUint(b, p.promised)
+	for _, e := range p.accepted {
+		b = appendUint(b, e.Term)
+		b = appendUint(b, e.Value)
+	}
+	b = appendEntries(b, p.chosen)
+	b = appendNodeState(b, State{Status: p.status, Leader: p.leader})
+	if p.status == Candidate {
+		b = appendUint(b, p.ballot)
+		for _, ok := range p.promises {
+			b = appendBool(b, ok)
+		}
+		b = appendEntries(b, p.offered)
+		b = appendUint(b, p.offeredChosen)
+	}
+	b = appendUint(b, p.led)
+	if p.led != 0 {
+		b = appendEntries(b, p.log)
+		b = appendUint(b, p.known)
+		b = appendUint(b, p.told)
+		for _, a := range p.acked {
+			b = appendUint(b, a)
+		}
+	}
+	return b
+}
+
+// appendEntries writes a list of log entries, its length first.
+func appendEntries(b []byte, es []Entry) []byte {
+	b = appendUint(b, uint64(len(es)))
+	for _, e := range es {
+		b = appendUint(b, e.Index)
+		b = appendUint(b, e.Term)
+		b = appendID(b, e.By)
+		b = appendUint(b, e.Value)
+	}
+	return b
+}
