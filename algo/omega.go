@@ -123,9 +123,9 @@ func (o *Omega) State() State {
 	return State{Status: Follower, Leader: o.leader}
 }
 
-// Start is Init and Recovery: "leader := maxrank(Π); delay := Δ; retrieve(epoch); epoch :=
-// epoch + 1; store(epoch); send [HEARTBEAT, epoch] to every process; candidates := ∅;
-// starttimer(delay)." Before it hears anyone, a process trusts the top rank, the lowest id.
+// Start is the algorithm's initialisation and recovery, both: the epoch on stable storage goes
+// up by one and is stored again; the process trusts the top rank — the lowest id — before it
+// hears anyone, heartbeats, and starts its first period, of `timeout`.
 func (o *Omega) Start(env Env) {
 	last, _ := env.Load(diskEpoch)
 	o.epoch = last + 1
@@ -150,8 +150,8 @@ func (o *Omega) beat(env Env) {
 	env.SetTimer(timerHeartbeat, o.cfg.heartbeat)
 }
 
-// Receive: "upon Deliver(q, [HEARTBEAT, ep]): if (q, e) ∈ candidates with e < ep, remove it;
-// candidates := candidates ∪ {(q, ep)}" — q's latest epoch, heard this period.
+// Receive: a HEARTBEAT from q makes q a candidate of this period, with its latest epoch (a
+// higher one replaces a lower).
 func (o *Omega) Receive(env Env, m Message) {
 	if m.Kind != KindHeartbeat {
 		return
@@ -162,10 +162,10 @@ func (o *Omega) Receive(env Env, m Message) {
 	}
 }
 
-// Timer: the heartbeat goes on; and at the end of a period, "newleader := select(candidates);
-// if newleader ≠ leader then delay := delay + Δ; leader := newleader; candidates := ∅;
-// starttimer(delay)" — select picks the lowest epoch, then the top rank. I am always among
-// the candidates: I hear myself.
+// Timer: the heartbeat goes on; and at the end of a period the process selects, among the
+// candidates heard in it and itself, the lowest epoch, then the top rank. If that is not the
+// process it trusted, it trusts it and lengthens its period by `timeout` (up to max-timeout).
+// Then it forgets the candidates and starts the next period.
 func (o *Omega) Timer(env Env, name string) {
 	switch name {
 	case timerHeartbeat:

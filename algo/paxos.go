@@ -18,16 +18,10 @@ import (
 // ballot is the node's term: State.Term is the highest ballot it has promised, which for a
 // candidate or a leader is its own.
 //
-// A node that suspects the leader — no ACCEPT for `timeout` — starts phase 1 with the smallest
-// ballot of its own above every ballot it knows: PREPARE to every node. An acceptor promises
-// a ballot above every one it has promised before and answers PROMISE with every proposal it
-// has accepted, or NACK with the ballot it promised. A majority of PROMISEs makes the proposer
-// leader of its ballot: it re-proposes, slot by slot, the value of the highest-ballot proposal
-// the promises carried, and then proposes one client write per `writes` — ACCEPT to every node,
-// its heartbeat too. An acceptor accepts a proposal whose ballot is at least the one it
-// promised, and answers ACCEPTED; a value accepted by a majority in one ballot is chosen, and
-// the leader tells everyone (CHOSEN). A NACK tells a proposer that a higher ballot has come: it
-// is preempted, and tries again with a higher ballot — at once, or after a random backoff.
+// A node that suspects the leader starts phase 1 (PREPARE, PROMISE or NACK); a majority of
+// promises makes it leader of its ballot, and it drives phase 2 (ACCEPT, ACCEPTED) for a small
+// log of client writes, one per `writes`: its ACCEPTs are its heartbeats. A value accepted by a
+// majority in one ballot is chosen, and the leader says so (CHOSEN).
 //
 // Two proposers that preempt each other at once can do so for ever, and nothing is ever chosen
 // ("Paxos Made Simple", §2.4): the election is what makes progress, and it takes the random
@@ -88,103 +82,14 @@ const (
 	timerBackoff = "backoff" // a preempted proposer's random wait before phase 1 again
 )
 
-// diskPromised is the key of the acceptor's promise on stable storage; each slot's accepted
-// ballot and value have keys of their own (paxosConfig.keys).
-const diskPromised = "promised"
-
-// A client write's value is 100·id + slot (write): with at most 99 slots, no two proposers'
-// values are alike.
+// diskPromised is the key of the acceptor's promise on stable storage (each slot's accepted
+// ballot and value have keys of their own: paxosConfig.keys). A client write's value is
+// 100·id + slot (write): with at most 99 slots, no two proposers' values are alike.
 const (
+	diskPromised     = "promised"
 	paxosMaxSlots    = 99
 	paxosValueFactor = 100
 )
-
-type paxosConfig struct {
-	writes, timeout      time.Duration
-	backoff              bool
-	backoffLo, backoffHi time.Duration
-	slots                int
-	keys                 [][2]string // by slot − 1: the stable-storage keys of its accepted ballot and value
-}
-
-func paxosInfo() *Info {
-	return &Info{
-		Name:    "paxos",
-		Summary: "Multi-Paxos leadership (Lamport 2001): ballots, PREPARE/PROMISE, ACCEPT as heartbeat; no two values chosen for a slot",
-		Kinds:   []string{KindPrepare, KindPromise, KindNack, KindPaxosAccept, KindAccepted, KindChosen},
-		Routine: []string{KindPaxosAccept, KindAccepted, KindChosen},
-		Terms:   true, // the ballot
-		Params: []Param{
-			{Key: "writes", Kind: DurationParam, Default: "100ms",
-				Help: "the leader proposes one client write (ACCEPT to every node, its heartbeat) at this interval"},
-			{Key: "timeout", Kind: DurationParam, Default: "300ms",
-				Help: "a node that hears no ACCEPT for this long starts phase 1; a candidate without a majority of PROMISEs after it tries again"},
-			{Key: "backoff", Kind: SwitchParam, Default: "on",
-				Help: "a preempted proposer waits a random time in backoff-time before phase 1 again (off: at once)"},
-			{Key: "backoff-time", Kind: RangeParam, Default: "20ms..200ms",
-				Help: "the range the random backoff is drawn from"},
-			{Key: "slots", Kind: CountParam, Default: "8",
-				Help: "the slots of the replicated log (at most 99); when all are chosen, ACCEPTs carry only the heartbeat"},
-		},
-		Recovers: true,
-		Quorum:   true,
-		Guarantees: []Guarantee{
-			{Property: PropConsensusSafety, Faults: "yyyyyyy", Why: "a value is chosen by a majority in a ballot, and every later ballot's leader learns it from the promises of a majority"},
-			{Property: "one-leader-per-term", Faults: "yyyyyyy", Why: "a ballot belongs to one proposer, and it leads only its own"},
-			{Property: "at-most-one-leader", Faults: "---nnn-", Why: "two proposers can both win phase 1 before either hears of the other's ballot, and a leader cut off, slow or paused still believes it leads while a higher ballot elects another"},
-			{Property: PropConsensusSafety, Params: []string{"backoff=off"}, Faults: "yyyyyyy", Why: "duelling proposers stop progress, never safety"},
-		},
-		Monitors: []Monitor{{
-			Property: PropConsensusSafety,
-			Help:     "no two different values are ever chosen (accepted by a majority in one ballot) for one log slot",
-			Watch:    func(c *Cluster) Watcher { return newPaxosSafety(c) },
-		}},
-		New: func(id ID, c *Cluster) Node { return NewPaxos(id, c) },
-		Validate: func(c *Cluster) error {
-			if s := c.Params.Count("slots", 8); s > paxosMaxSlots {
-				return fmt.Errorf("slots %d is more than %d: a value is 100·id + slot, and two proposers' values must differ", s, paxosMaxSlots)
-			}
-			return nil
-		},
-		Warnings: func(c *Cluster) []string { return paxosWarnings(newPaxosConfig(c), c.MaxDelay) },
-		NodeMemory: func(n int) (int64, string) {
-			return int64(n) * 9, "who promised and what each node accepted, for a candidate or a leader"
-		},
-	}
-}
-
-func newPaxosConfig(c *Cluster) *paxosConfig { return sharedConfig(c, "paxos", makePaxosConfig) }
-
-func makePaxosConfig(c *Cluster) *paxosConfig {
-	lo, hi := c.Params.Range("backoff-time", 20*time.Millisecond, 200*time.Millisecond)
-	cfg := &paxosConfig{
-		writes:    c.Params.Duration("writes", 100*time.Millisecond),
-		timeout:   c.Params.Duration("timeout", 300*time.Millisecond),
-		backoff:   c.Params.Switch("backoff", true),
-		backoffLo: lo, backoffHi: hi,
-		slots: min(c.Params.Count("slots", 8), paxosMaxSlots),
-	}
-	for s := 1; s <= cfg.slots; s++ {
-		cfg.keys = append(cfg.keys, [2]string{fmt.Sprintf("accepted-ballot-%d", s), fmt.Sprintf("accepted-value-%d", s)})
-	}
-	return cfg
-}
-
-// paxosWarnings checks what the election needs of the network: a follower hears the next
-// ACCEPT before it suspects the leader, and a backoff lasts long enough for a winner's first
-// ACCEPT to arrive.
-func paxosWarnings(cfg *paxosConfig, maxDelay time.Duration) []string {
-	var w []string
-	if cfg.timeout <= cfg.writes+maxDelay {
-		w = append(w, fmt.Sprintf("timeout %s is not more than writes %s + the max delay %s: followers may start phase 1 while their leader is alive",
-			FormatDuration(cfg.timeout), FormatDuration(cfg.writes), FormatDuration(maxDelay)))
-	}
-	if cfg.backoff && cfg.backoffHi <= 2*maxDelay {
-		w = append(w, fmt.Sprintf("backoff-time %s ends at no more than 2 × the max delay %s: a preempted proposer may try again before the winner's ACCEPT reaches it, and the duel go on",
-			FormatRange(cfg.backoffLo, cfg.backoffHi), FormatDuration(maxDelay)))
-	}
-	return w
-}
 
 // NewPaxos returns node id of cluster c, not yet started, with a stable storage of its own that
 // nothing has been written to.
@@ -278,7 +183,8 @@ func (p *Paxos) acceptedCount() int {
 	return n
 }
 
-// Elect: "`elect`: start phase 1 now", with a higher ballot, whatever the node is doing.
+// Elect: the scenario's `elect` starts phase 1 now, with a higher ballot, whatever the node is
+// doing.
 func (p *Paxos) Elect(env Env) {
 	why := ""
 	if env.Tracing() {
@@ -346,7 +252,8 @@ func (p *Paxos) promiseLog() *LogPart {
 // that of any prepare request to which it has already responded, then it responds to the
 // request with a promise not to accept any more proposals numbered less than n and with the
 // highest-numbered proposal (if any) that it has accepted." Here with every slot's. Otherwise
-// it answers NACK with the ballot it promised, "so [the proposer] can abandon its proposal".
+// it answers NACK with the ballot it promised — Lamport's suggestion, so that the proposer
+// abandons its proposal rather than wait.
 func (p *Paxos) onPrepare(env Env, m Message) {
 	if m.Term <= p.promised {
 		env.Send(m.From, Message{Kind: KindNack, Term: p.promised})
@@ -403,8 +310,8 @@ func (p *Paxos) onPromise(env Env, from ID, b uint64, l *LogPart) {
 	}
 }
 
-// onNack: "a proposer [...] should abandon its proposal" — it was preempted by a higher ballot,
-// which my acceptor now knows of too.
+// onNack: a NACK of a ballot above mine means my proposal is abandoned — I was preempted by a
+// higher ballot, which my acceptor now knows of too.
 func (p *Paxos) onNack(env Env, m Message) {
 	if p.status == Follower || m.Term <= p.ballot {
 		return // an old refusal, or I stand no more
@@ -414,11 +321,10 @@ func (p *Paxos) onNack(env Env, m Message) {
 	p.preempted(env, fmt.Sprintf("NACK from %d: it promised %s, above my %s", m.From, p.ballotText(m.Term), p.ballotText(mine)))
 }
 
-// preempted: a higher ballot has come, so mine will not be chosen. "A leader [...] that is
-// preempted [...] may decide to become active again" (Paxos Made Moderately Complex, §3):
-// with backoff off at once, with a higher ballot — two proposers that do so can preempt each
-// other for ever — and with backoff on after a random wait, in which a winner's ACCEPT makes it
-// follow instead.
+// preempted: a higher ballot has come, so mine will not be chosen. A preempted leader may
+// become active again with a higher ballot (Paxos Made Moderately Complex): with backoff off
+// at once — two proposers that do so can preempt each other for ever — and with backoff on
+// after a random wait, in which a winner's ACCEPT makes it follow instead.
 func (p *Paxos) preempted(env Env, why string) {
 	env.CancelTimer(timerRound)
 	env.CancelTimer(timerWrite)
@@ -617,8 +523,8 @@ func (p *Paxos) onAccepted(env Env, m Message) {
 	}
 }
 
-// learn: "a value is chosen when a large enough set (a majority) of acceptors have accepted
-// it". It finds the slots of my log accepted by a majority in ballot led, and tells every node
+// learn: "a value is chosen when a large enough set of acceptors have accepted it" — a
+// majority. It finds the slots of my log accepted by a majority in ballot led, and tells every node
 // of them. It reports whether it did.
 func (p *Paxos) learn(env Env) bool {
 	before := p.known
@@ -670,8 +576,8 @@ func (p *Paxos) forgetDone() {
 	}
 }
 
-// onChosen: "the distinguished learner [...] can then inform the other learners when a value
-// has been chosen." A chosen value stays chosen: whichever ballot's leader tells it, a node
+// onChosen: a distinguished learner, "each of which can then inform all the learners when a
+// value has been chosen" — here the leader. A chosen value stays chosen: whichever ballot's leader tells it, a node
 // learns the values it did not know.
 func (p *Paxos) onChosen(env Env, m Message) {
 	if m.Log == nil || len(m.Log.Entries) <= len(p.chosen) || len(m.Log.Entries) > p.cfg.slots {
@@ -707,7 +613,7 @@ func (p *Paxos) Receive(env Env, m Message) {
 func (p *Paxos) Timer(env Env, name string) {
 	switch name {
 	case timerSuspect:
-		// "A node that suspects the leader starts phase 1 with a higher ballot."
+		// A node that suspects the leader starts phase 1 with a higher ballot.
 		if p.status == Follower {
 			why := fmt.Sprintf("no leader's ACCEPT for %s", FormatDuration(p.cfg.timeout))
 			if p.leader != 0 {
@@ -730,81 +636,4 @@ func (p *Paxos) Timer(env Env, name string) {
 			env.SetTimer(timerWrite, p.cfg.writes)
 		}
 	}
-}
-
-// Log returns what the pictures draw: the values I know are chosen, then what my acceptor has
-// accepted in the slots after them.
-func (p *Paxos) Log() ([]Entry, uint64) {
-	out := p.chosen
-	for _, e := range p.accepted[len(p.chosen):] {
-		if e.Index != 0 {
-			if len(out) == len(p.chosen) {
-				out = slices.Clone(p.chosen)
-			}
-			out = append(out, e)
-		}
-	}
-	return out, uint64(len(p.chosen))
-}
-
-// acceptedProposals is what the consensus-safety monitor reads: the proposal my acceptor last
-// accepted in each slot. The caller only reads them.
-func (p *Paxos) acceptedProposals() []Entry { return p.accepted }
-
-// --- Copying and fingerprinting a node (Node.Clone, Node.AppendState): checkpoints, exploration
-
-// Clone returns a copy of the node with slices of its own; the ids and the timing are shared.
-func (p *Paxos) Clone() Node {
-	c := *p
-	c.accepted = slices.Clone(p.accepted)
-	c.chosen = slices.Clone(p.chosen)
-	c.promises = slices.Clone(p.promises)
-	c.offered = slices.Clone(p.offered)
-	c.log = slices.Clone(p.log)
-	c.acked = slices.Clone(p.acked)
-	return &c
-}
-
-// AppendState writes the acceptor (its promise, its accepted proposals), what it knows is
-// chosen, its status and leader, and what only some statuses read: a candidate's ballot and
-// promises, and the proposals of the ballot it last led while ACCEPTEDs may still count.
-func (p *Paxos) AppendState(b []byte, now time.Duration) []byte {
-	b = appendID(b, p.id)
-	b = appendUint(b, p.promised)
-	for _, e := range p.accepted {
-		b = appendUint(b, e.Term)
-		b = appendUint(b, e.Value)
-	}
-	b = appendEntries(b, p.chosen)
-	b = appendNodeState(b, State{Status: p.status, Leader: p.leader})
-	if p.status == Candidate {
-		b = appendUint(b, p.ballot)
-		for _, ok := range p.promises {
-			b = appendBool(b, ok)
-		}
-		b = appendEntries(b, p.offered)
-		b = appendUint(b, p.offeredChosen)
-	}
-	b = appendUint(b, p.led)
-	if p.led != 0 {
-		b = appendEntries(b, p.log)
-		b = appendUint(b, p.known)
-		b = appendUint(b, p.told)
-		for _, a := range p.acked {
-			b = appendUint(b, a)
-		}
-	}
-	return b
-}
-
-// appendEntries writes a list of log entries, its length first.
-func appendEntries(b []byte, es []Entry) []byte {
-	b = appendUint(b, uint64(len(es)))
-	for _, e := range es {
-		b = appendUint(b, e.Index)
-		b = appendUint(b, e.Term)
-		b = appendID(b, e.By)
-		b = appendUint(b, e.Value)
-	}
-	return b
 }
