@@ -67,7 +67,9 @@ func omegaInfo() *Info {
 				Help: "the period grows no longer than this"},
 		},
 		Recovers: true,
-		Winner:   Lowest,
+		// Without faults, the lowest id; after a recovery, the lowest (epoch, id) — which no id
+		// names in advance: any one, for the tools.
+		Winner: AnyWinner,
 		Guarantees: []Guarantee{
 			{Property: "eventual-leader", Faults: "yyyyyyy", Why: "once the faults are over every live process hears every other within its period, and all pick the same lowest (epoch, id)"},
 			{Property: "at-most-one-leader", Faults: "yynnnnn", Why: "Ω is only eventually accurate: a recovered process trusts the top rank before it hears anyone, and a process that stops hearing the leader trusts another while it lives"},
