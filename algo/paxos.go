@@ -233,21 +233,6 @@ func (p *Paxos) promise(env Env, b uint64) {
 	}
 }
 
-// promiseLog is what my acceptor's PROMISE carries: every proposal it has accepted, and how many
-// slots I know are chosen — nothing (nil) when it has accepted nothing and knows nothing.
-func (p *Paxos) promiseLog() *LogPart {
-	l := &LogPart{Commit: uint64(len(p.chosen))}
-	for _, e := range p.accepted {
-		if e.Index != 0 {
-			l.Entries = append(l.Entries, e)
-		}
-	}
-	if l.Commit == 0 && len(l.Entries) == 0 {
-		return nil
-	}
-	return l
-}
-
 // onPrepare is phase 1b: "If an acceptor receives a prepare request with number n greater than
 // that of any prepare request to which it has already responded, then it responds to the
 // request with a promise not to accept any more proposals numbered less than n and with the
@@ -490,18 +475,6 @@ func (p *Paxos) onAccept(env Env, m Message) {
 	}
 }
 
-// acceptedLog is what ACCEPTED carries: the last slot taken, with the ballot, and how many slots
-// the acceptor knows are chosen — nothing (nil) for a heartbeat answered knowing none.
-func acceptedLog(last, ballot, chosen uint64) *LogPart {
-	switch {
-	case last > 0:
-		return &LogPart{Index: last, IndexTerm: ballot, Commit: chosen}
-	case chosen > 0:
-		return &LogPart{Commit: chosen}
-	}
-	return nil
-}
-
 // onAccepted counts what each acceptor took in my ballot led — after I was preempted too: a
 // value accepted by a majority is chosen whoever leads now. A node that knows fewer chosen
 // values than my last ACCEPT said are chosen — it missed a CHOSEN — is told them again.
@@ -560,11 +533,6 @@ func (p *Paxos) learn(env Env) bool {
 		p.forgetDone()
 	}
 	return true
-}
-
-// chosenLog is what CHOSEN carries: every value of my log known chosen.
-func (p *Paxos) chosenLog() *LogPart {
-	return &LogPart{Commit: p.known, Entries: p.log[:p.known:p.known]}
 }
 
 // forgetDone forgets the proposals of a ballot I lead no more once all of them are known

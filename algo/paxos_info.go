@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// What Paxos declares (its registry entry, parameters and timing warnings), how its own
-// property is judged (consensus-safety), and how a node is copied and fingerprinted; the
-// algorithm's rules are in paxos.go.
+// What Paxos declares (its registry entry, parameters and timing warnings), what its messages
+// carry besides a ballot, how a node is copied and fingerprinted, and how its own property is
+// judged (consensus-safety); the algorithm's rules are in paxos.go.
 
 type paxosConfig struct {
 	writes, timeout      time.Duration
@@ -172,6 +172,40 @@ func appendEntries(b []byte, es []Entry) []byte {
 		b = appendUint(b, e.Value)
 	}
 	return b
+}
+
+// --- What PROMISE, ACCEPTED and CHOSEN carry
+
+// promiseLog is what my acceptor's PROMISE carries: every proposal it has accepted, and how many
+// slots I know are chosen — nothing (nil) when it has accepted nothing and knows nothing.
+func (p *Paxos) promiseLog() *LogPart {
+	l := &LogPart{Commit: uint64(len(p.chosen))}
+	for _, e := range p.accepted {
+		if e.Index != 0 {
+			l.Entries = append(l.Entries, e)
+		}
+	}
+	if l.Commit == 0 && len(l.Entries) == 0 {
+		return nil
+	}
+	return l
+}
+
+// acceptedLog is what ACCEPTED carries: the last slot taken, with the ballot, and how many slots
+// the acceptor knows are chosen — nothing (nil) for a heartbeat answered knowing none.
+func acceptedLog(last, ballot, chosen uint64) *LogPart {
+	switch {
+	case last > 0:
+		return &LogPart{Index: last, IndexTerm: ballot, Commit: chosen}
+	case chosen > 0:
+		return &LogPart{Commit: chosen}
+	}
+	return nil
+}
+
+// chosenLog is what CHOSEN carries: every value of my log known chosen.
+func (p *Paxos) chosenLog() *LogPart {
+	return &LogPart{Commit: p.known, Entries: p.log[:p.known:p.known]}
 }
 
 // --- consensus-safety
