@@ -3,7 +3,6 @@ package algo
 import (
 	"fmt"
 	"slices"
-	"time"
 )
 
 // Paxos is leader election as Multi-Paxos does it: L. Lamport, "Paxos Made Simple" (2001), for
@@ -324,14 +323,7 @@ func (p *Paxos) retry(env Env, why string) {
 		p.prepare(env, why+"; no backoff, so at once")
 		return
 	}
-	d := p.cfg.backoffLo
-	if span := p.cfg.backoffHi - p.cfg.backoffLo; span > 0 {
-		unit := time.Microsecond
-		if p.cfg.backoffLo%unit != 0 || span%unit != 0 {
-			unit = 1
-		}
-		d += time.Duration(Draw(env, int64(span/unit)+1)) * unit
-	}
+	d := drawDuration(env, p.cfg.backoffLo, p.cfg.backoffHi)
 	env.CancelTimer(timerSuspect)
 	env.SetTimer(timerBackoff, d)
 	if env.Tracing() {

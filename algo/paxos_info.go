@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -232,20 +233,15 @@ type paxosAcceptor interface {
 // anything and is not kept.
 type paxosSafety struct {
 	majority int
-	votes    []paxosVote   // ascending by slot, ballot, value
-	chosen   []paxosChoice // ascending by slot: the value chosen first in each
+	votes    []paxosVote // ascending by slot, ballot, value
+	chosen   []paxosVote // ascending by slot: the value chosen first in each
 }
 
-// paxosVote is one proposal and the acceptors seen holding it in its ballot.
+// paxosVote is one proposal and the acceptors seen holding it in its ballot; a slot's first
+// chosen value is kept as the vote that chose it.
 type paxosVote struct {
 	slot, ballot, value uint64
 	by                  []ID // ascending
-}
-
-// paxosChoice is the value chosen first for a slot, and in which ballot by which acceptors.
-type paxosChoice struct {
-	slot, ballot, value uint64
-	by                  []ID
 }
 
 func newPaxosSafety(c *Cluster) *paxosSafety {
@@ -300,28 +296,12 @@ func (w *paxosSafety) vote(slot, ballot, value uint64) *paxosVote {
 }
 
 func cmpVote(a, b paxosVote) int {
-	switch {
-	case a.slot != b.slot:
-		return cmpUint(a.slot, b.slot)
-	case a.ballot != b.ballot:
-		return cmpUint(a.ballot, b.ballot)
-	}
-	return cmpUint(a.value, b.value)
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(a.slot, b.slot), cmp.Compare(a.ballot, b.ballot), cmp.Compare(a.value, b.value))
 }
 
 // choice returns the value chosen first for slot, or nil.
-func (w *paxosSafety) choice(slot uint64) *paxosChoice {
-	k, found := slices.BinarySearchFunc(w.chosen, slot, func(c paxosChoice, s uint64) int { return cmpUint(c.slot, s) })
+func (w *paxosSafety) choice(slot uint64) *paxosVote {
+	k, found := slices.BinarySearchFunc(w.chosen, slot, func(c paxosVote, s uint64) int { return cmp.Compare(c.slot, s) })
 	if !found {
 		return nil
 	}
@@ -330,8 +310,9 @@ func (w *paxosSafety) choice(slot uint64) *paxosChoice {
 
 // choose records v as its slot's chosen value, and forgets every vote for that value there.
 func (w *paxosSafety) choose(v *paxosVote) {
-	c := paxosChoice{slot: v.slot, ballot: v.ballot, value: v.value, by: slices.Clone(v.by)}
-	k, _ := slices.BinarySearchFunc(w.chosen, c.slot, func(c paxosChoice, s uint64) int { return cmpUint(c.slot, s) })
+	c := *v
+	c.by = slices.Clone(v.by)
+	k, _ := slices.BinarySearchFunc(w.chosen, c.slot, func(c paxosVote, s uint64) int { return cmp.Compare(c.slot, s) })
 	w.chosen = slices.Insert(w.chosen, k, c)
 	w.votes = slices.DeleteFunc(w.votes, func(x paxosVote) bool { return x.slot == c.slot && x.value == c.value })
 }
