@@ -28,7 +28,7 @@ import (
 // and heartbeats go every `heartbeat`, apart from the period (the book sends one per period):
 // a period that has stopped growing still hears every live process.
 //
-// docs/algorithms.md explains it; each method quotes the rule it implements.
+// docs/algorithms.md explains it; each method states the rule it implements.
 type Omega struct {
 	id   ID
 	all  []ID // every process, ascending: a lower id ranks higher
