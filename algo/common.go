@@ -46,3 +46,17 @@ func timingWarnings(c *Cluster, heartbeat, timeout, answer time.Duration, answer
 	}
 	return w
 }
+
+// drawDuration draws a duration in [lo, hi] with algo.Draw — in whole microseconds when both
+// ends are — so that an explorer can make it a choice.
+func drawDuration(env Env, lo, hi time.Duration) time.Duration {
+	span := hi - lo
+	if span <= 0 {
+		return lo
+	}
+	unit := time.Microsecond
+	if lo%unit != 0 || span%unit != 0 {
+		unit = 1
+	}
+	return lo + time.Duration(Draw(env, int64(span/unit)+1))*unit
+}

@@ -16,6 +16,7 @@ func TestConformance(t *testing.T) {
 		"raft":      {{"check-quorum": {On: true}}},
 		"lease":     {{"fencing": {On: false}}},
 		"zookeeper": {{"watch": {Choice: algo.WatchLeader}}, {"fencing": {On: false}}},
+		"paxos":     {{"backoff": {On: false}}, {"slots": {Count: 2}}},
 	}
 	for _, info := range algo.Algorithms() {
 		t.Run(info.Name, func(t *testing.T) {

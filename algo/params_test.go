@@ -289,11 +289,11 @@ func TestLookup(t *testing.T) {
 	if a, err := Lookup("bully"); err != nil || a.Name != "bully" {
 		t.Errorf("Lookup(bully) = %v, %v", a, err)
 	}
-	_, err := Lookup("paxos")
+	_, err := Lookup("viewstamped")
 	if err == nil {
-		t.Fatal("Lookup(paxos): no error")
+		t.Fatal("Lookup(viewstamped): no error")
 	}
-	if !strings.Contains(err.Error(), `"paxos"`) {
+	if !strings.Contains(err.Error(), `"viewstamped"`) {
 		t.Errorf("error %q does not quote the name asked for", err)
 	}
 	for _, name := range Names() {

@@ -52,6 +52,9 @@ type Info struct {
 	// mends what crashes, partitions, pauses and loss did, so that eventual-leader holds after
 	// the last fault heals. The classical ring algorithms assume nothing fails, and do not.
 	Recovers bool
+	// Quorum says it elects only with a majority of all its nodes (Raft's votes, Paxos'
+	// promises): eventual-leader is owed only while a majority is live.
+	Quorum bool
 	// Winner is the leader a run without faults elects: the highest id, the lowest, or any one.
 	Winner Winner
 	// Guarantees are the properties it promises and the faults each survives: its rows of the
@@ -185,7 +188,8 @@ func (a *Info) IsRoutine(kind string) bool {
 // then those added with Register, in the order they were.
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
-		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo()}
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo(),
+		paxosInfo(), omegaInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)

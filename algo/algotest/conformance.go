@@ -196,8 +196,8 @@ func (w *walk) choose(r func(int) int, env *Env) (input, time.Duration) {
 }
 
 // message makes a message for the node: often an answer to something it sent lately — a
-// message from that node, carrying the value and term it was sent — else anything of the
-// algorithm's kinds, from any node of the cluster.
+// message from that node, carrying the value and term it was sent, and sometimes its log
+// part — else anything of the algorithm's kinds, from any node of the cluster.
 func (w *walk) message(r func(int) int) algo.Message {
 	kinds := w.info.Kinds
 	m := algo.Message{Kind: kinds[r(len(kinds))], To: w.self}
@@ -206,6 +206,9 @@ func (w *walk) message(r func(int) int) algo.Message {
 		m.From, m.Value, m.Term, m.Flag = s.To, s.Value, s.Term, r(2) == 0
 		if r(2) == 0 {
 			m.Term = w.node.State().Term // a lease's GRANT carries the token, not the request's
+		}
+		if r(2) == 0 {
+			m.Log = s.Log // a log part sent comes back: a Paxos ACCEPT's entries, say
 		}
 		return m
 	}
@@ -541,10 +544,14 @@ func (w *walk) fail(format string, args ...any) error {
 		fmt.Sprintf(format, args...), len(w.log), strings.Join(log, "\n  "))
 }
 
-// sameEffects reports whether a and b recorded the same sends and timer operations.
+// sameEffects reports whether a and b recorded the same sends and timer operations. Messages
+// are compared by their canonical encoding (algo.Message.AppendTo): two log parts alike are
+// alike wherever they live.
 func sameEffects(a, b *Env) bool {
-	return slices.Equal(a.Sends, b.Sends) && slices.Equal(a.Timers, b.Timers)
+	return slices.EqualFunc(a.Sends, b.Sends, sameMessage) && slices.Equal(a.Timers, b.Timers)
 }
+
+func sameMessage(a, b algo.Message) bool { return string(a.AppendTo(nil)) == string(b.AppendTo(nil)) }
 
 func indent(s string) string {
 	if s == "" {

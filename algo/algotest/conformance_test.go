@@ -13,8 +13,9 @@ import (
 
 // tally is a test algorithm with a state of the kinds real ones keep — a slice changed in place,
 // a map, a time — and a switch for each way of getting Clone or AppendState wrong. A node counts
-// the messages it gets from each node and answers every second one with an ECHO; every 50ms it
-// pings the lowest node if it has heard nothing for 100ms; it leads once it has counted five.
+// the messages it gets from each node and answers every second one with an ECHO, which carries
+// the count as a log part too (a new one each time: alike, never the same pointer); every 50ms
+// it pings the lowest node if it has heard nothing for 100ms; it leads once it has counted five.
 type tally struct {
 	id     algo.ID
 	ids    []algo.ID // the cluster's, shared
@@ -60,7 +61,7 @@ func (n *tally) Receive(env algo.Env, m algo.Message) {
 	n.seen[m.From] = true
 	n.heard = env.Now()
 	if n.counts[i]%2 == 0 {
-		env.Send(m.From, algo.Message{Kind: "ECHO", Value: algo.ID(n.counts[i])})
+		env.Send(m.From, algo.Message{Kind: "ECHO", Value: algo.ID(n.counts[i]), Log: &algo.LogPart{Index: uint64(n.counts[i])}})
 	}
 }
 

@@ -36,7 +36,7 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "--faults", "none", "--run", "1s"}, "electsim check: --run 1s: a run of 1s leaves no time for faults: bully needs 1.3s to settle after them; expected a run of at least 1.4s"},
 		{[]string{"check", "--faults", "crash", "--at", "9s crash 5"}, "electsim check: --at '9s crash 5': 9s is after the end of a run (3.3s); lengthen the runs with --run"},
 		{[]string{"check", "--faults", "crash", "--at", "1s crash 9"}, "electsim check: --at '1s crash 9': column 10: unknown node 9 (nodes are 1..5)"},
-		{[]string{"check", "--algo", "paxos", "--faults", "crash"}, `electsim check: --algo paxos: unknown algorithm "paxos" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
+		{[]string{"check", "--algo", "viewstamped", "--faults", "crash"}, `electsim check: --algo viewstamped: unknown algorithm "viewstamped" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
 		{[]string{"check", "x.scn", "--faults", "none"}, `electsim check: check takes no scenario: it draws its own schedules (got ["x.scn"]); electsim run plays a scenario`},
 		{[]string{"check", "--faults", "crash", "--out", "/nonexistent-dir/x.scn"}, "electsim check: --out /nonexistent-dir/x.scn: cannot write there: no such file or directory"},
 		{[]string{"check", "--faults", "crash", "--out", "-"}, "electsim check: --out -: the report goes to stdout; write the counterexample to a file, e.g. --out counterexample.scn"},

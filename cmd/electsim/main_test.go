@@ -63,7 +63,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the whole line on stderr
 	}{
-		{[]string{"run", "--algo", "paxos"}, `electsim run: --algo paxos: unknown algorithm "paxos" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
+		{[]string{"run", "--algo", "viewstamped"}, `electsim run: --algo viewstamped: unknown algorithm "viewstamped" (choose one of ` + strings.Join(algo.Names(), ", ") + `)`},
 		{[]string{"run", "--topology", "torus"}, `electsim run: --topology torus: unknown topology "torus" (choose one of complete, ring, bi-ring, line, star, grid:RxC, tree:K, random:D, file:PATH)`},
 		{[]string{"run", "--topology", "ring"}, "electsim run: --topology ring: bully does not run on the ring topology: it runs on complete"},
 		{[]string{"run", "--algo", "ring", "--topology", "bi-ring"}, "electsim run: --topology bi-ring: ring does not run on the bi-ring topology: it runs on complete or ring"},
@@ -178,7 +178,8 @@ func TestScenarioGoldens(t *testing.T) {
 	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
 		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift",
 		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous", "floodmax-grid", "echo-waves",
-		"invitation-partition"} {
+		"invitation-partition",
+		"paxos-duel-backoff", "paxos-partitioned-leader", "omega-unstable-process"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
