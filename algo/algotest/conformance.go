@@ -541,9 +541,13 @@ func (w *walk) fail(format string, args ...any) error {
 		fmt.Sprintf(format, args...), len(w.log), strings.Join(log, "\n  "))
 }
 
-// sameEffects reports whether a and b recorded the same sends and timer operations.
+// sameEffects reports whether a and b recorded the same sends and timer operations. Messages
+// are compared by their canonical encoding (Message.AppendTo): a log part is compared by what
+// it holds, not by where it lives — a copy of a node makes log parts of its own.
 func sameEffects(a, b *Env) bool {
-	return slices.Equal(a.Sends, b.Sends) && slices.Equal(a.Timers, b.Timers)
+	return slices.EqualFunc(a.Sends, b.Sends, func(x, y algo.Message) bool {
+		return string(x.AppendTo(nil)) == string(y.AppendTo(nil))
+	}) && slices.Equal(a.Timers, b.Timers)
 }
 
 func indent(s string) string {
