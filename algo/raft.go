@@ -87,6 +87,7 @@ func raftInfo() *Info {
 				Help: "a leader that has not heard from a majority within election-timeout's low end steps down"},
 		},
 		Recovers: true,
+		Majority: true,
 		Guarantees: []Guarantee{
 			{Property: "one-leader-per-term", Faults: "yyyyyyy", Why: "a leader needs a majority's votes, and a node votes once a term"},
 			{Property: "at-most-one-leader", Faults: "y--n-n-", Why: "an old leader cut off or paused still believes it leads while a newer term elects another"}},

@@ -50,6 +50,9 @@ type Info struct {
 	Recovers bool
 	// Winner is the leader a run without faults elects: the highest id, the lowest, or any one.
 	Winner Winner
+	// Majority says a leader needs a majority of the whole membership (Raft's votes, Zab's
+	// quorum): with fewer candidates live, none can be elected, and eventual-leader is not owed.
+	Majority bool
 	// Guarantees are the properties it promises and the faults each survives: its rows of the
 	// property matrix (electsim check --matrix), which the checker's tests hold it to.
 	Guarantees []Guarantee

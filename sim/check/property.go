@@ -80,9 +80,9 @@ func violation(sum *sim.Summary, info *algo.Info, property string) (sim.Violatio
 }
 
 // leaderPossible reports whether the algorithm can have a leader with the nodes live at the
-// end of the run: Raft needs a majority of the whole membership; a lease needs its lock service
-// and one live candidate, ZooKeeper's recipe its coordination service and one; the others need
-// one live node.
+// end of the run: Raft needs a majority of the whole membership (algo.Info.Majority); a lease
+// needs its lock service and one live candidate, ZooKeeper's recipe its coordination service and
+// one; the others need one live node.
 func leaderPossible(sum *sim.Summary, info *algo.Info) bool {
 	live, candidates, lockUp := 0, 0, false
 	for _, n := range sum.Nodes {
@@ -99,7 +99,7 @@ func leaderPossible(sum *sim.Summary, info *algo.Info) bool {
 		}
 	}
 	switch {
-	case info.Name == "raft":
+	case info.Majority:
 		return 2*live > candidates
 	case info.Roles != nil:
 		return lockUp && live > 0
