@@ -179,7 +179,8 @@ func (a *Info) IsRoutine(kind string) bool {
 // then those added with Register, in the order they were.
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
-		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo()}
+		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo(),
+		zabInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)
