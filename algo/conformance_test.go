@@ -16,6 +16,7 @@ func TestConformance(t *testing.T) {
 		"raft":      {{"check-quorum": {On: true}}},
 		"lease":     {{"fencing": {On: false}}},
 		"zookeeper": {{"watch": {Choice: algo.WatchLeader}}, {"fencing": {On: false}}},
+		"k8s-lease": {{"fencing": {On: true}}},
 	}
 	for _, info := range algo.Algorithms() {
 		t.Run(info.Name, func(t *testing.T) {

@@ -180,7 +180,7 @@ func (a *Info) IsRoutine(kind string) bool {
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
 		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo(),
-		zabInfo()}
+		zabInfo(), k8sLeaseInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)
