@@ -415,7 +415,12 @@ func (k *K8sLease) decide(env Env, news bool) {
 	s := k.seen
 	if s.holder != 0 && s.holder != k.id && k.valid(env) {
 		k.tried(env)
-		if news && env.Tracing() {
+		switch {
+		case !news || !env.Tracing():
+		case k.leading():
+			env.Note("the Lease names %d now (version %d), not me: no renewal — but I lead on until my round of renewals gives up, at %s by my clock",
+				s.holder, s.version, FormatDuration(k.roundEnds))
+		default:
 			env.Note("%d holds the Lease, which changed at %s by my clock: I may take it over from %s", s.holder,
 				FormatDuration(k.seenAt), FormatDuration(k.seenAt+k.cfg.duration))
 		}

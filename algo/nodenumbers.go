@@ -94,7 +94,7 @@ func (a *Info) CheckNodeNumbers(c *Cluster) error {
 		}
 		for _, pair := range c.Params.NodeNumbers(p.Key) {
 			if c.Index(pair.ID) < 0 {
-				return fmt.Errorf("%s: node %d is not in the cluster (its nodes are %s)", p.Key, pair.ID, describeIDs(c.Sorted))
+				return fmt.Errorf("%s: unknown node %d (nodes are %s)", p.Key, pair.ID, describeIDs(c.Sorted))
 			}
 		}
 	}

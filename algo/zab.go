@@ -25,9 +25,10 @@ import (
 // answers a looking server with its vote and its state, so that a server that restarts joins
 // the leader there is instead of starting an election of its own.
 //
-// The new leader then establishes an epoch: its followers tell it their epochs
-// (FOLLOWERINFO); once a quorum has, it proposes one higher than any of them (NEWEPOCH), and
-// when a quorum has acknowledged it (ACKEPOCH) the epoch is its own. It PINGs its followers; a
+// The new leader then establishes an epoch: its followers tell it the last epoch they accepted
+// (FOLLOWERINFO); once a quorum has, it proposes one higher than any of them (NEWEPOCH); when a
+// quorum has accepted it (ACKEPOCH) the epoch is established, and its followers take it as
+// theirs (NEWLEADER) — only then do their votes carry it. It PINGs its followers; a
 // follower that hears no PING for timeout, and a leader that hears from less than a quorum for
 // timeout, go back to looking. Only the election is modelled, not the broadcast: a server's zxid
 // does not grow, and a follower is not brought up to its leader's history — only one whose log
@@ -43,9 +44,11 @@ type Zab struct {
 	self int  // my index in all
 	cfg  *zabConfig
 
-	// On stable storage: the epoch of the last leader I acknowledged (ZooKeeper's currentEpoch)
-	// and the zxid of the last transaction in my log. They survive a crash.
-	epoch, zxid uint64
+	// On stable storage: the epoch of the last leader I followed once it was established
+	// (ZooKeeper's currentEpoch, which my votes carry), the last epoch a leader proposed that I
+	// accepted (acceptedEpoch), and the zxid of the last transaction in my log. They survive a
+	// crash.
+	epoch, accepted, zxid uint64
 
 	state      zabState
 	round      uint64        // logicalclock: my election round
@@ -100,9 +103,10 @@ const (
 	// KindNotification is a vote: the server voted for (Value), the round (Phase), the vote's zxid
 	// and epoch (Log: Index and IndexTerm), and ✓ when the sender is following or leading.
 	KindNotification = "NOTIFICATION"
-	KindFollowerInfo = "FOLLOWERINFO" // a follower to its leader: my epoch and zxid (Log)
-	KindNewEpoch     = "NEWEPOCH"     // the leader's new epoch (Term), with its own epoch and zxid (Log)
-	KindAckEpoch     = "ACKEPOCH"     // a follower acknowledges the new epoch (Term)
+	KindFollowerInfo = "FOLLOWERINFO" // a follower to its leader: the last epoch I accepted (Term)
+	KindNewEpoch     = "NEWEPOCH"     // the leader proposes a new epoch (Term)
+	KindAckEpoch     = "ACKEPOCH"     // a follower accepts the new epoch (Term)
+	KindNewLeader    = "NEWLEADER"    // the epoch (Term) is established, with the leader's zxid and epoch (Log)
 	// The leader's heartbeat is ZooKeeper's PING (KindPing, as the recipe's session pings):
 	// Term its epoch, ✓ on a follower's answer.
 )
@@ -122,8 +126,9 @@ const (
 
 // Keys on stable storage.
 const (
-	diskZabEpoch = "epoch"
-	diskZabZxid  = "zxid"
+	diskZabEpoch    = "currentEpoch"
+	diskZabAccepted = "acceptedEpoch"
+	diskZabZxid     = "zxid"
 )
 
 // zabNotifyCap bounds the doubling of the wait between notifications: at most this many times
@@ -142,7 +147,7 @@ func zabInfo() *Info {
 	info := &Info{
 		Name:      "zab",
 		Summary:   "ZooKeeper's Fast Leader Election: the newest (epoch, zxid) wins, then the highest id; a quorum decides",
-		Kinds:     []string{KindNotification, KindFollowerInfo, KindNewEpoch, KindAckEpoch, KindPing},
+		Kinds:     []string{KindNotification, KindFollowerInfo, KindNewEpoch, KindAckEpoch, KindNewLeader, KindPing},
 		Routine:   []string{KindPing},
 		TermWord:  "epoch",
 		PhaseWord: "round",
@@ -273,6 +278,9 @@ func (z *Zab) Start(env Env) {
 	}
 	if z.zxid, ok = env.Load(diskZabZxid); !ok {
 		z.zxid = NumberOf(z.cfg.zxids, z.id, 0)
+	}
+	if z.accepted, ok = env.Load(diskZabAccepted); !ok {
+		z.accepted = z.epoch
 	}
 	z.round = 0
 	z.lookForLeader(env, "booted")
@@ -522,9 +530,9 @@ func (z *Zab) decide(env Env, v zabVote, voters []ID, why string) {
 		return
 	}
 	z.state, z.leader = zabFollowing, v.leader
-	env.Send(z.leader, Message{Kind: KindFollowerInfo, Log: &LogPart{Index: z.zxid, IndexTerm: z.epoch}})
+	env.Send(z.leader, Message{Kind: KindFollowerInfo, Term: z.accepted})
 	env.SetTimer(timerLeader, z.cfg.timeout)
 	if env.Tracing() {
-		env.Note("%s — I follow %d: FOLLOWERINFO with my epoch %d and zxid %d", why, z.leader, z.epoch, z.zxid)
+		env.Note("%s — I follow %d: FOLLOWERINFO with the last epoch I accepted, %d", why, z.leader, z.accepted)
 	}
 }

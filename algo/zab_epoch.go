@@ -7,15 +7,17 @@ import (
 )
 
 // What a Zab server does once the election is decided (algo/zab.go): the leader establishes a new
-// epoch with a quorum of followers, then PINGs them; each side gives up on the other after
-// timeout, and looks for a leader again.
+// epoch with a quorum of followers — each follower first accepts it (acceptedEpoch), and takes it
+// as its own (currentEpoch, the epoch its votes carry) only once the leader has established it
+// — then PINGs them; each side gives up on the other after timeout, and looks for a leader
+// again.
 
 // lead: I won. "The prospective leader waits for a quorum of followers to connect and tell it
 // their epochs", and gives up if none does within timeout.
 func (z *Zab) lead(env Env, why string) {
 	z.state, z.leader = zabLeading, z.id
 	z.peers = make([]zabPeer, len(z.all))
-	z.peers[z.self] = zabPeer{info: true, acked: true, epoch: z.epoch, heard: env.Now()}
+	z.peers[z.self] = zabPeer{info: true, acked: true, epoch: z.accepted, heard: env.Now()}
 	z.newEpoch, z.established = 0, false
 	env.SetTimer(timerInit, z.cfg.timeout)
 	if env.Tracing() {
@@ -24,8 +26,8 @@ func (z *Zab) lead(env Env, why string) {
 	z.proposeEpoch(env)
 }
 
-// proposeEpoch: once a quorum (me included) has told me its epoch, "propose e' greater than any
-// epoch in the quorum", and send it to everyone who asked to follow.
+// proposeEpoch: once a quorum (me included) has told me its accepted epoch, "propose e' greater
+// than any epoch in the quorum", accept it myself, and send it to everyone who asked to follow.
 func (z *Zab) proposeEpoch(env Env) {
 	if z.newEpoch != 0 || z.count(func(p zabPeer) bool { return p.info }) < z.quorum() {
 		return
@@ -37,6 +39,8 @@ func (z *Zab) proposeEpoch(env Env) {
 		}
 	}
 	z.newEpoch = highest + 1
+	z.accepted = z.newEpoch
+	env.Store(diskZabAccepted, z.accepted)
 	for i, p := range z.peers {
 		if p.info && i != z.self {
 			z.sendNewEpoch(env, z.all[i])
@@ -49,11 +53,17 @@ func (z *Zab) proposeEpoch(env Env) {
 }
 
 func (z *Zab) sendNewEpoch(env Env, to ID) {
-	env.Send(to, Message{Kind: KindNewEpoch, Term: z.newEpoch, Log: &LogPart{Index: z.zxid, IndexTerm: z.epoch}})
+	env.Send(to, Message{Kind: KindNewEpoch, Term: z.newEpoch})
+}
+
+// sendNewLeader tells a follower that acknowledged my epoch that it is established, with my
+// history: it takes the epoch as its own, and cuts its log back to mine where it runs past it.
+func (z *Zab) sendNewLeader(env Env, to ID) {
+	env.Send(to, Message{Kind: KindNewLeader, Term: z.epoch, Log: &LogPart{Index: z.zxid, IndexTerm: z.epoch}})
 }
 
 // establish: once a quorum (me included) has acknowledged the new epoch it is mine: I keep it
-// on disk and start PINGing.
+// on disk as my current epoch, tell those who acknowledged it (NEWLEADER), and start PINGing.
 func (z *Zab) establish(env Env) {
 	if z.established || z.newEpoch == 0 || z.count(func(p zabPeer) bool { return p.acked }) < z.quorum() {
 		return
@@ -62,6 +72,11 @@ func (z *Zab) establish(env Env) {
 	z.epoch = z.newEpoch
 	env.Store(diskZabEpoch, z.epoch)
 	env.CancelTimer(timerInit)
+	for i, p := range z.peers {
+		if p.acked && i != z.self {
+			z.sendNewLeader(env, z.all[i])
+		}
+	}
 	z.ping(env)
 	if env.Tracing() {
 		env.Note("a quorum acknowledged epoch %d: it is established; I PING my followers every %s", z.epoch, FormatDuration(z.cfg.heartbeat))
@@ -85,12 +100,9 @@ func (z *Zab) onFollower(env Env, m Message) {
 	p := &z.peers[i]
 	switch {
 	case m.Kind == KindFollowerInfo:
-		p.info, p.acked, p.heard = true, false, env.Now()
-		if m.Log != nil {
-			p.epoch = m.Log.IndexTerm
-		}
+		p.info, p.acked, p.heard, p.epoch = true, false, env.Now(), m.Term
 		if env.Tracing() {
-			env.Note("FOLLOWERINFO from %d, epoch %d", m.From, p.epoch)
+			env.Note("FOLLOWERINFO from %d, which accepted epoch %d last", m.From, p.epoch)
 		}
 		if z.newEpoch != 0 {
 			z.sendNewEpoch(env, m.From) // a latecomer: the epoch chosen already
@@ -99,6 +111,10 @@ func (z *Zab) onFollower(env Env, m Message) {
 		z.proposeEpoch(env)
 	case m.Kind == KindAckEpoch && p.info && m.Term == z.newEpoch:
 		p.acked, p.heard = true, env.Now()
+		if z.established {
+			z.sendNewLeader(env, m.From) // a latecomer: the epoch is established already
+			return
+		}
 		z.establish(env)
 	case m.Kind == KindPing && m.Flag && p.acked:
 		p.heard = env.Now()
@@ -109,8 +125,23 @@ func (z *Zab) onFollower(env Env, m Message) {
 func (z *Zab) onLeader(env Env, m Message) {
 	switch m.Kind {
 	case KindNewEpoch:
-		if m.Term < z.epoch {
-			z.lookForLeader(env, fmt.Sprintf("NEWEPOCH %d from %d is older than my epoch %d", m.Term, m.From, z.epoch))
+		// "If newEpoch > acceptedEpoch, accept it; if it is less, the leader is out of date."
+		if m.Term < z.accepted {
+			z.lookForLeader(env, fmt.Sprintf("NEWEPOCH %d from %d is older than the epoch I accepted, %d", m.Term, m.From, z.accepted))
+			return
+		}
+		z.accepted = m.Term
+		env.Store(diskZabAccepted, z.accepted)
+		env.Send(m.From, Message{Kind: KindAckEpoch, Term: z.accepted})
+		env.SetTimer(timerLeader, z.cfg.timeout)
+		if env.Tracing() && z.epoch != z.accepted {
+			env.Note("NEWEPOCH %d from my leader %d: I accept it — ACKEPOCH; my votes still carry epoch %d until it is established", m.Term, m.From, z.epoch)
+		} else if env.Tracing() {
+			env.Note("NEWEPOCH %d from my leader %d: my epoch already — ACKEPOCH", m.Term, m.From)
+		}
+	case KindNewLeader:
+		if m.Term != z.accepted {
+			z.lookForLeader(env, fmt.Sprintf("NEWLEADER %d from %d is not the epoch I accepted, %d", m.Term, m.From, z.accepted))
 			return
 		}
 		old, truncated := z.epoch, false
@@ -121,14 +152,17 @@ func (z *Zab) onLeader(env Env, m Message) {
 			z.zxid, truncated = m.Log.Index, true
 			env.Store(diskZabZxid, z.zxid)
 		}
-		env.Send(m.From, Message{Kind: KindAckEpoch, Term: z.epoch})
 		env.SetTimer(timerLeader, z.cfg.timeout)
 		if env.Tracing() {
 			cut := ""
 			if truncated {
 				cut = fmt.Sprintf("; my log ran past the leader's, and is cut back to zxid %d (TRUNC)", z.zxid)
 			}
-			env.Note("NEWEPOCH %d from my leader %d: my epoch goes from %d to %d%s — ACKEPOCH", m.Term, m.From, old, z.epoch, cut)
+			if old == z.epoch {
+				env.Note("NEWLEADER %d from %d: the epoch is established, and mine already%s", m.Term, m.From, cut)
+			} else {
+				env.Note("NEWLEADER %d from %d: the epoch is established — my epoch goes from %d to %d%s", m.Term, m.From, old, z.epoch, cut)
+			}
 		}
 	case KindPing:
 		if !m.Flag {
@@ -195,6 +229,7 @@ func (z *Zab) Clone() Node {
 func (z *Zab) AppendState(b []byte, now time.Duration) []byte {
 	b = appendID(b, z.id)
 	b = appendUint(b, z.epoch)
+	b = appendUint(b, z.accepted)
 	b = appendUint(b, z.zxid)
 	b = append(b, byte(z.state))
 	b = appendUint(b, z.round)

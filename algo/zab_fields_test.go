@@ -4,7 +4,7 @@ import "reflect"
 
 func init() {
 	fieldDecisions[reflect.TypeFor[Zab]()] = map[string]string{
-		"id": "written", "epoch": "written", "zxid": "written", "state": "written", "round": "written",
+		"id": "written", "epoch": "written", "accepted": "written", "zxid": "written", "state": "written", "round": "written",
 		"vote": "written", "votePart": "shared (never changed once made); written as the vote",
 		"votes": "copied, written while looking", "outside": "copied, written while looking",
 		"finalizing": "written while looking", "wait": "written while looking", "leader": "written",

@@ -1,6 +1,9 @@
 package algo
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // leader-has-latest, Zab's own property (docs/algorithms.md, "Zab"): the elected leader's (epoch,
 // zxid) is at least that of every server whose vote elected it. Fast Leader Election promises it
@@ -17,13 +20,19 @@ import "fmt"
 
 // watchLatest returns a fresh judge of leader-has-latest for cluster c.
 func watchLatest(c *Cluster) Watcher {
-	return &latest{c: c, servers: make([]latestServer, len(c.Sorted))}
+	return &latest{ids: slices.Clone(c.Sorted), servers: make([]latestServer, len(c.Sorted))}
 }
 
 // latest judges leader-has-latest.
 type latest struct {
-	c       *Cluster // shared, read-only
+	ids     []ID // every server, ascending: servers is by index in it
 	servers []latestServer
+}
+
+// server returns what the judge remembers of server id.
+func (w *latest) server(id ID) *latestServer {
+	i, _ := slices.BinarySearch(w.ids, id)
+	return &w.servers[i]
 }
 
 // latestServer is what the judge remembers of one server: whether it led when last seen, and
@@ -49,7 +58,7 @@ func (w *latest) Stepped(id ID, n Node) (bool, []ID, string) {
 	if !ok {
 		return false, nil, ""
 	}
-	s := &w.servers[w.c.Index(id)]
+	s := w.server(id)
 	if z.state == zabLooking {
 		s.note(latestRound{z.round, z.epoch, z.zxid})
 	}
@@ -60,7 +69,7 @@ func (w *latest) Stepped(id ID, n Node) (bool, []ID, string) {
 	}
 	mine := zabVote{epoch: z.epoch, zxid: z.zxid}
 	for _, v := range z.electedBy {
-		r, ok := w.servers[w.c.Index(v)].find(z.round)
+		r, ok := w.server(v).find(z.round)
 		if !ok || v == id {
 			continue
 		}
@@ -97,9 +106,7 @@ func (s *latestServer) find(round uint64) (latestRound, bool) {
 }
 
 func (w *latest) Clone() Watcher {
-	c := *w
-	c.servers = append([]latestServer(nil), w.servers...)
-	return &c
+	return &latest{ids: slices.Clone(w.ids), servers: slices.Clone(w.servers)}
 }
 
 func (w *latest) AppendState(b []byte) []byte {

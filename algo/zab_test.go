@@ -132,8 +132,8 @@ func TestZabFinalizeWait(t *testing.T) {
 	if z.State() != (State{Status: Follower, Leader: 5}) || !slices.Equal(env.Sent(), []string{"FOLLOWERINFO→5"}) {
 		t.Fatalf("decided: state %+v, sent %v", z.State(), env.Sent())
 	}
-	if got := env.sends[0].Log; got.Index != 3 || got.IndexTerm != 0 {
-		t.Errorf("FOLLOWERINFO carries %v, want zxid 3, epoch 0", got)
+	if got := env.sends[0]; got.Term != 0 || got.Log != nil {
+		t.Errorf("FOLLOWERINFO %v, want the epoch accepted last, 0", got.Label())
 	}
 	if !slices.Equal(z.electedBy, []ID{2, 4, 5}) {
 		t.Errorf("elected by %v, want 2 4 5: 3's vote came while I waited", z.electedBy)
@@ -180,9 +180,9 @@ func TestZabJoinsTheLeader(t *testing.T) {
 	}
 }
 
-// The leader waits for a quorum of FOLLOWERINFO, proposes an epoch higher than any of theirs,
-// and once a quorum acknowledged it keeps it on disk and PINGs. A latecomer gets the epoch at
-// once.
+// The leader waits for a quorum of FOLLOWERINFO, proposes an epoch higher than any they
+// accepted, and once a quorum accepted it keeps it on disk as its own, tells them (NEWLEADER)
+// and PINGs. A latecomer gets the epoch at once, and NEWLEADER when it has accepted it.
 func TestZabLeaderEstablishesEpoch(t *testing.T) {
 	z, env := zabNode(t, 5, "epoch=5:1")
 	z.Start(env)
@@ -192,15 +192,15 @@ func TestZabLeaderEstablishesEpoch(t *testing.T) {
 	}
 	env.Clear()
 	info := func(from ID, epoch uint64) Message {
-		return Message{Kind: KindFollowerInfo, From: from, Log: &LogPart{IndexTerm: epoch}}
+		return Message{Kind: KindFollowerInfo, From: from, Term: epoch}
 	}
 	z.Receive(env, info(3, 2))
 	if len(env.sends) != 0 {
 		t.Fatalf("proposed with two of five: %v", env.Sent())
 	}
 	z.Receive(env, info(4, 0))
-	if got := env.SentKind(KindNewEpoch); !slices.Equal(got, []ID{3, 4}) || env.sends[0].Term != 3 {
-		t.Fatalf("NEWEPOCH to %v (%v), want epoch 3 to 3 and 4", got, env.sends)
+	if got := env.SentKind(KindNewEpoch); !slices.Equal(got, []ID{3, 4}) || env.sends[0].Term != 3 || env.Disk[diskZabAccepted] != 3 {
+		t.Fatalf("NEWEPOCH to %v (%v), disk %v: want epoch 3 to 3 and 4, and accepted", got, env.sends, env.Disk)
 	}
 	env.Clear()
 	z.Receive(env, info(1, 0))
@@ -213,27 +213,40 @@ func TestZabLeaderEstablishesEpoch(t *testing.T) {
 		t.Fatal("established with two acknowledgements of five")
 	}
 	z.Receive(env, Message{Kind: KindAckEpoch, From: 4, Term: 3})
-	if !z.established || z.State().Term != 3 || env.Disk[diskZabEpoch] != 3 || !slices.Equal(env.SentKind(KindPing), []ID{3, 4}) {
+	if !z.established || z.State().Term != 3 || env.Disk[diskZabEpoch] != 3 ||
+		!slices.Equal(env.SentKind(KindNewLeader), []ID{3, 4}) || !slices.Equal(env.SentKind(KindPing), []ID{3, 4}) {
 		t.Errorf("established %v, state %+v, disk %v, sent %v", z.established, z.State(), env.Disk, env.Sent())
+	}
+	env.Clear()
+	z.Receive(env, Message{Kind: KindAckEpoch, From: 1, Term: 3})
+	if !slices.Equal(env.Sent(), []string{"NEWLEADER→1"}) {
+		t.Errorf("the latecomer accepted: sent %v, want NEWLEADER to it", env.Sent())
 	}
 }
 
-// A follower takes its leader's new epoch, cuts back a log that runs past the leader's (TRUNC),
-// keeps both on disk, and acknowledges; an epoch older than its own sends it back to looking.
+// A follower accepts its leader's new epoch (acceptedEpoch, on disk) and acknowledges it; its
+// votes still carry its old epoch. Told the epoch is established (NEWLEADER), it takes it as its
+// own and cuts back a log that runs past the leader's (TRUNC), both on disk. An epoch older than
+// one it accepted sends it back to looking.
 func TestZabFollowerTakesTheEpoch(t *testing.T) {
 	z, env := zabNode(t, 2, "zxid=2:12")
 	z.Start(env)
 	z.decide(env, zabVote{leader: 5, zxid: 10, epoch: 1}, nil, "test")
 	env.Clear()
-	z.Receive(env, Message{Kind: KindNewEpoch, From: 5, Term: 2, Log: &LogPart{Index: 10, IndexTerm: 1}})
-	if z.epoch != 2 || z.zxid != 10 || env.Disk[diskZabEpoch] != 2 || env.Disk[diskZabZxid] != 10 {
-		t.Errorf("epoch %d zxid %d disk %v, want 2 and 10 on disk", z.epoch, z.zxid, env.Disk)
+	z.Receive(env, Message{Kind: KindNewEpoch, From: 5, Term: 2})
+	if z.accepted != 2 || z.epoch != 0 || env.Disk[diskZabAccepted] != 2 || z.State().Term != 0 {
+		t.Errorf("NEWEPOCH: accepted %d epoch %d disk %v, want 2 accepted, epoch still 0", z.accepted, z.epoch, env.Disk)
 	}
 	if len(env.sends) != 1 || env.sends[0].Kind != KindAckEpoch || env.sends[0].Term != 2 {
 		t.Errorf("sent %v, want ACKEPOCH t2", env.sends)
 	}
 	env.Clear()
-	z.Receive(env, Message{Kind: KindNewEpoch, From: 5, Term: 1, Log: &LogPart{Index: 10, IndexTerm: 1}})
+	z.Receive(env, Message{Kind: KindNewLeader, From: 5, Term: 2, Log: &LogPart{Index: 10, IndexTerm: 2}})
+	if z.epoch != 2 || z.zxid != 10 || env.Disk[diskZabEpoch] != 2 || env.Disk[diskZabZxid] != 10 || z.State().Term != 2 {
+		t.Errorf("NEWLEADER: epoch %d zxid %d disk %v, want 2 and 10 on disk", z.epoch, z.zxid, env.Disk)
+	}
+	env.Clear()
+	z.Receive(env, Message{Kind: KindNewEpoch, From: 5, Term: 1})
 	if z.state != zabLooking || z.round != 2 {
 		t.Errorf("an older epoch: state %d round %d, want looking in round 2", z.state, z.round)
 	}
@@ -241,8 +254,8 @@ func TestZabFollowerTakesTheEpoch(t *testing.T) {
 	z, _ = zabNode(t, 2, "zxid=2:12")
 	env.Clear()
 	z.Start(env)
-	if z.epoch != 2 || z.zxid != 10 || z.round != 1 {
-		t.Errorf("after a restart: epoch %d zxid %d round %d, want 2, 10, 1", z.epoch, z.zxid, z.round)
+	if z.epoch != 2 || z.accepted != 2 || z.zxid != 10 || z.round != 1 {
+		t.Errorf("after a restart: epoch %d accepted %d zxid %d round %d, want 2, 2, 10, 1", z.epoch, z.accepted, z.zxid, z.round)
 	}
 }
 
@@ -265,7 +278,7 @@ func TestZabTimeouts(t *testing.T) {
 	l.Start(env)
 	l.decide(env, l.own(), []ID{3, 4, 5}, "test")
 	for _, id := range []ID{3, 4} {
-		l.Receive(env, Message{Kind: KindFollowerInfo, From: id, Log: &LogPart{}})
+		l.Receive(env, Message{Kind: KindFollowerInfo, From: id})
 		l.Receive(env, Message{Kind: KindAckEpoch, From: id, Term: 1})
 	}
 	env.now = 150 * ms
@@ -305,7 +318,7 @@ func TestCheckNodeNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := info.CheckNodeNumbers(c); err == nil || err.Error() != "zxid: node 5 is not in the cluster (its nodes are 1 2 3 7 9)" {
+	if err := info.CheckNodeNumbers(c); err == nil || err.Error() != "zxid: unknown node 5 (nodes are 1 2 3 7 9)" {
 		t.Errorf("node 5 named, not in the cluster: %v", err)
 	}
 	if err := info.Validate(c); err == nil {

@@ -23,9 +23,9 @@ func TestSetPerNodeParam(t *testing.T) {
 		}
 	}
 	for src, want := range map[string]string{
-		"algo zab\nnodes 5\nset zxid 1:4,7:9\n": "z.scn:3:10: zxid: unknown node 7 (nodes are 1..5)",
-		"algo zab\nnodes 5\nset zxid 1:4 2:9\n": `z.scn:3:14: unexpected "2:9": expected the end of the line`,
-		"algo zab\nnodes 5\nset zxid 1:4,\n":    `z.scn:3:10: zxid: expected node:number pairs separated by commas, such as 1:4,2:9, got ""`,
+		"algo zab\nnodes 5\nset zxid 1:4,7:9\n":  "z.scn:3:10: zxid: unknown node 7 (nodes are 1..5)",
+		"algo zab\nnodes 5\nset zxid 1:4 2:9\n":  `z.scn:3:14: unexpected "2:9": expected the end of the line`,
+		"algo zab\nnodes 5\nset zxid 1:4,\n":     `z.scn:3:10: zxid: expected node:number pairs separated by commas, such as 1:4,2:9, got ""`,
 		"algo zab\nids 3 8\nset epoch 8:1,1:2\n": "z.scn:3:11: epoch: unknown node 1 (nodes are 3 8)",
 	} {
 		_, err := Parse("z.scn", []byte(src))
