@@ -122,7 +122,7 @@ func k8sLeaseInfo() *Info {
 		},
 		Recovers: true,
 		Guarantees: []Guarantee{
-			{Property: "at-most-one-leader", Faults: "yyyynny", Why: "a holder frozen, or whose renewal's answer is held up, believes it leads past its successor's takeover"},
+			{Property: "at-most-one-leader", Faults: "yyyy-ny", Why: "a holder frozen, or whose renewal's answer is held up, believes it leads past its successor's takeover"},
 			{Property: "one-leader-per-term", Faults: "yyyyyyy", Why: "each takeover is one compare-and-swap from the version it read: one holder per transitions count"},
 			{Property: PropNoStaleWrite, Faults: "y----n-", Why: "without fencing, a frozen holder's writes land after its successor's"},
 			{Property: PropNoStaleWrite, Params: []string{"fencing=on"}, Faults: "yyyyyyy", Why: "the resource refuses a write whose transitions count is older than one it has accepted"}},

@@ -167,7 +167,7 @@ func zabInfo() *Info {
 		Majority: true,
 		Guarantees: []Guarantee{
 			{Property: PropLeaderHasLatest, Faults: "yyyyyyy", Why: "a quorum's votes only ever move to a newer (epoch, zxid), and the leader is what they settled on"},
-			{Property: "at-most-one-leader", Faults: "yy--nn-", Why: "a leader cut off, slowed or paused leads on until its timeout, while a quorum elsewhere elects another"}},
+			{Property: "at-most-one-leader", Faults: "yy---n-", Why: "a leader cut off, slowed or paused leads on until its timeout, while a quorum elsewhere elects another"}},
 		New:      func(id ID, c *Cluster) Node { return NewZab(id, c) },
 		Warnings: func(c *Cluster) []string { return zabWarnings(newZabConfig(c), c.MaxDelay) },
 		Monitors: []Monitor{{

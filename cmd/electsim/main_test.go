@@ -174,7 +174,8 @@ func TestScenarioGoldens(t *testing.T) {
 	for _, name := range []string{"ring-best-case", "lowest-id-crash-recovery", "gc-pause-split-brain", "raft-partition", "lease-pause-fencing",
 		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift",
 		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous", "floodmax-grid", "echo-waves",
-		"invitation-partition"} {
+		"invitation-partition",
+		"zab-newest-history", "k8s-lease-pause-fencing"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)
