@@ -228,14 +228,7 @@ func (k *K8sLease) Start(env Env) {
 			}
 		}
 	case RoleResource:
-		if env.Tracing() {
-			accepted, _ := env.Load(diskAccepted)
-			fencing := "off: it takes any write"
-			if k.cfg.fencing {
-				fencing = "on: it rejects a token lower than one it accepted"
-			}
-			env.Note("resource up: highest token accepted so far %d; fencing %s", accepted, fencing)
-		}
+		noteStoreUp(env, k.cfg.fencing)
 	default:
 		k.st = State{Status: Candidate}
 		k.attempt(env, "booted")

@@ -25,16 +25,7 @@ func TestK8sLeaseConforms(t *testing.T) {
 func k8sRun(t *testing.T, e sim.Engine, runFor time.Duration, actions []sim.Action, kv ...string) sim.Summary {
 	t.Helper()
 	info, _ := algo.Lookup("k8s-lease")
-	cfg := sim.DefaultConfig(info, 5)
-	cfg.Params = zabParams(t, info, kv...)
-	cfg.Network.Delay = network.Delay{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond}
-	cfg.RunFor, cfg.Engine, cfg.Actions = runFor, e, actions
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	return s.Run()
+	return zabRun(t, info, 5, e, runFor, actions, kv...)
 }
 
 func sent(sum sim.Summary, kind string) int64 {

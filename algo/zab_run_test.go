@@ -28,7 +28,7 @@ func TestZabConforms(t *testing.T) {
 	})
 }
 
-// zabParams parses key=value settings for Zab.
+// zabParams parses key=value settings for algorithm info.
 func zabParams(t *testing.T, info *algo.Info, kv ...string) algo.Params {
 	t.Helper()
 	p := algo.Params{}
@@ -43,8 +43,8 @@ func zabParams(t *testing.T, info *algo.Info, kv ...string) algo.Params {
 	return p
 }
 
-// zabRun runs info among n servers with the given settings, every message 10ms (or 5–15ms
-// when jitter), until runFor, with actions, on engine e, and returns its summary.
+// zabRun runs info among n nodes with the given settings, every message 10ms, until runFor,
+// with actions, on engine e, and returns its summary.
 func zabRun(t *testing.T, info *algo.Info, n int, e sim.Engine, runFor time.Duration, actions []sim.Action, kv ...string) sim.Summary {
 	t.Helper()
 	cfg := sim.DefaultConfig(info, n)
