@@ -109,6 +109,7 @@ func k8sLeaseInfo() *Info {
 		Terms:     true, // leaseTransitions: one holder each
 		TermWord:  "transitions",
 		PhaseWord: "version",
+		StoredIDs: []string{diskHolder}, // the API server keeps the holder's id, not a number that grows
 		Params: []Param{
 			{Key: "lease-duration", Kind: DurationParam, Default: "300ms",
 				Help: "a candidate takes the lease over once the record has not changed for this long by its clock (client-go: LeaseDuration, 15s)"},
