@@ -17,6 +17,7 @@ func TestConformance(t *testing.T) {
 		"lease":     {{"fencing": {On: false}}},
 		"zookeeper": {{"watch": {Choice: algo.WatchLeader}}, {"fencing": {On: false}}},
 		"paxos":     {{"backoff": {On: false}}, {"slots": {Count: 2}}},
+		"k8s-lease": {{"fencing": {On: true}}},
 	}
 	for _, info := range algo.Algorithms() {
 		t.Run(info.Name, func(t *testing.T) {

@@ -6,6 +6,20 @@ import "fmt"
 // highest token it has accepted, and with fencing refuses a write that carries a lower one
 // (docs/algorithms.md, "Lease with fencing tokens").
 
+// noteStoreUp notes, when a store boots, the highest token it has accepted (on its stable
+// storage) and whether it fences.
+func noteStoreUp(env Env, fencing bool) {
+	if !env.Tracing() {
+		return
+	}
+	accepted, _ := env.Load(diskAccepted)
+	how := "off: it takes any write"
+	if fencing {
+		how = "on: it rejects a token lower than one it accepted"
+	}
+	env.Note("resource up: highest token accepted so far %d; fencing %s", accepted, how)
+}
+
 // serveFencedWrite is the store's answer to WRITE m: "remember the highest token accepted; with
 // fencing, reject a write that carries a lower one". The token is m.Term.
 func serveFencedWrite(env Env, m Message, fencing bool) {

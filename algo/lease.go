@@ -229,14 +229,7 @@ func (l *Lease) Start(env Env) {
 			}
 		}
 	case RoleResource:
-		if env.Tracing() {
-			accepted, _ := env.Load(diskAccepted)
-			fencing := "off: it takes any write"
-			if l.cfg.fencing {
-				fencing = "on: it rejects a token lower than one it accepted"
-			}
-			env.Note("resource up: highest token accepted so far %d; fencing %s", accepted, fencing)
-		}
+		noteStoreUp(env, l.cfg.fencing)
 	default:
 		// My request numbers go on from where they were before a crash: a GRANT still on its
 		// way to my previous life answers a number I will never use again.

@@ -19,6 +19,7 @@ const (
 	SwitchParam                    // "on" or "off"
 	ChoiceParam                    // one of the words in Param.Choices: "predecessor" or "leader"
 	CountParam                     // a positive whole number: "12"
+	PerNodeParam                   // a number for each of some nodes, as node:number pairs: "1:4,2:9"
 )
 
 // Param describes one parameter an algorithm accepts.
@@ -36,6 +37,9 @@ type Value struct {
 	On       bool
 	Choice   string // a ChoiceParam's word
 	Count    int    // a CountParam's number
+	// Numbers is a PerNodeParam's pairs, written canonically — ascending by node, no spaces:
+	// "1:4,2:9". A string keeps Value comparable; Value.NodeNumbers reads it.
+	Numbers string
 }
 
 // Params holds the parameters a scenario or flag set explicitly; the others take the
@@ -80,6 +84,15 @@ func (p Params) Choice(key, def string) string {
 		return v.Choice
 	}
 	return def
+}
+
+// NodeNumbers returns the node:number pairs set for key, ascending by node, or nil when it was
+// not set.
+func (p Params) NodeNumbers(key string) []NodeNumber {
+	if v, ok := p[key]; ok {
+		return v.NodeNumbers()
+	}
+	return nil
 }
 
 // Keys returns the keys that are set, sorted.
@@ -174,6 +187,12 @@ func ParseValue(kind ParamKind, text string) (Value, error) {
 			return Value{}, fmt.Errorf("expected a positive whole number, such as 12, got %q", text)
 		}
 		return Value{Count: k}, nil
+	case PerNodeParam:
+		pairs, err := parseNodeNumbers(text)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Numbers: formatNodeNumbers(pairs)}, nil
 	}
 	return Value{}, fmt.Errorf("unknown parameter kind %d", kind)
 }
@@ -194,6 +213,8 @@ func FormatValue(kind ParamKind, v Value) string {
 		return v.Choice
 	case CountParam:
 		return strconv.Itoa(v.Count)
+	case PerNodeParam:
+		return v.Numbers
 	}
 	return "?"
 }

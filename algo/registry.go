@@ -52,8 +52,9 @@ type Info struct {
 	// mends what crashes, partitions, pauses and loss did, so that eventual-leader holds after
 	// the last fault heals. The classical ring algorithms assume nothing fails, and do not.
 	Recovers bool
-	// Quorum says it elects only with a majority of all its nodes (Raft's votes, Paxos'
-	// promises): eventual-leader is owed only while a majority is live.
+	// Quorum says a leader needs a majority of the whole membership (Raft's votes, Paxos'
+	// promises, Zab's quorum): with fewer candidates live none can be elected, and
+	// eventual-leader is owed only while a majority is live.
 	Quorum bool
 	// Winner is the leader a run without faults elects: the highest id, the lowest, or any one.
 	Winner Winner
@@ -189,7 +190,7 @@ func (a *Info) IsRoutine(kind string) bool {
 func Algorithms() []*Info {
 	list := []*Info{bullyInfo(), ringInfo(), lowestIDInfo(), raftInfo(), leaseInfo(), zooKeeperInfo(),
 		hsInfo(), petersonInfo(), franklinInfo(), itaiRodehInfo(), floodMaxInfo(), echoInfo(), invitationInfo(),
-		paxosInfo(), omegaInfo()}
+		paxosInfo(), omegaInfo(), zabInfo(), k8sLeaseInfo()}
 	registered.Lock()
 	defer registered.Unlock()
 	return append(list, registered.list...)

@@ -223,6 +223,18 @@ func (p *parser) word(what string) *token {
 	return t
 }
 
+// pairs reads the rest of a list of node:number pairs that began with first, its commas and the
+// words between them, and returns it written without spaces: "1:4,2:9".
+func (p *parser) pairs(first string) string {
+	text, comma := first, false
+	for t := p.peek(); t != nil && (t.kind == tComma || t.kind == tWord && comma); t = p.peek() {
+		p.next()
+		text += t.text
+		comma = t.kind == tComma
+	}
+	return text
+}
+
 // end requires the line to be over.
 func (p *parser) end() {
 	if t := p.peek(); t != nil {
@@ -263,14 +275,18 @@ func (p *parser) node(t *token) algo.ID {
 	}
 	id := algo.ID(n)
 	if p.members != nil && !p.members.have[id] {
-		if p.members.by != "" {
-			p.fail(t, "unknown node %d (nodes are %s, set by %s)", id, p.members, p.members.by)
-			return 0
-		}
-		p.fail(t, "unknown node %d (nodes are %s)", id, p.members)
+		p.fail(t, "%s", p.members.unknown(id))
 		return 0
 	}
 	return id
+}
+
+// unknown says that id is not one of the nodes: "unknown node 7 (nodes are 1..5)".
+func (m *Members) unknown(id algo.ID) string {
+	if m.by != "" {
+		return fmt.Sprintf("unknown node %d (nodes are %s, set by %s)", id, m, m.by)
+	}
+	return fmt.Sprintf("unknown node %d (nodes are %s)", id, m)
 }
 
 // nodes reads a space- or comma-separated list of at least one id, up to a '|' or the end.

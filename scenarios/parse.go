@@ -330,10 +330,20 @@ func (p *fileParser) set(lp *parser, info *algo.Info) {
 		lp.fail(k, "%s is set twice (first at line %d)", k.text, first)
 		return
 	}
-	val, err := info.ParseParam(k.text, v.text)
+	text := v.text
+	if param, _ := info.Param(k.text); param.Kind == algo.PerNodeParam {
+		text = lp.pairs(text) // node:number pairs, commas between: set zxid 1:4,2:9 (or 1:4, 2:9)
+	}
+	val, err := info.ParseParam(k.text, text)
 	if err != nil {
 		lp.fail(v, "%v", err)
 		return
+	}
+	for _, pair := range val.NodeNumbers() { // a number for each of some nodes: they must be nodes
+		if m := lp.members; m != nil && !m.have[pair.ID] {
+			lp.fail(v, "%s: %s", k.text, m.unknown(pair.ID))
+			return
+		}
 	}
 	p.sc.Params = append(p.sc.Params, Setting{Key: k.text, Value: val})
 	p.seen["set "+k.text] = lp.line

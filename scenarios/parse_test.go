@@ -206,12 +206,12 @@ func genScenario(t *rapid.T) *Scenario {
 	sc := New("gen")
 	sc.Algorithm = rapid.SampledFrom(names).Draw(t, "algo")
 	info, _ := algo.Lookup(sc.Algorithm)
-	least := 1
-	switch sc.Algorithm {
-	case "lease":
-		least = 3 // candidates, a lock service and a resource
-	case "zookeeper":
-		least = 2 // candidates and a coordination service
+	least := 1 // the fewest nodes it takes: a lease needs candidates, a lock service and a resource
+	for info.Validate != nil {
+		if c, err := algo.NewCluster(contiguous(least), time.Millisecond, nil); err == nil && info.Validate(c) == nil {
+			break
+		}
+		least++
 	}
 	n := rapid.IntRange(least, 9).Draw(t, "n")
 	if rapid.Bool().Draw(t, "contig") {
@@ -250,6 +250,21 @@ func genScenario(t *rapid.T) *Scenario {
 			}
 			if p.Kind == algo.CountParam {
 				v = algo.Value{Count: rapid.IntRange(1, 1000).Draw(t, p.Key+"count")}
+			}
+			if p.Kind == algo.PerNodeParam {
+				var pairs []string
+				for _, id := range sc.IDs {
+					if rapid.Bool().Draw(t, p.Key+"node") {
+						pairs = append(pairs, fmt.Sprintf("%d:%d", id, rapid.IntRange(0, 20).Draw(t, p.Key+"n")))
+					}
+				}
+				if len(pairs) == 0 {
+					continue
+				}
+				var err error
+				if v, err = info.ParseParam(p.Key, strings.Join(pairs, ",")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			sc.Params = append(sc.Params, Setting{Key: p.Key, Value: v})
 		}

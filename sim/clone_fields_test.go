@@ -65,7 +65,10 @@ var cloneFields = map[reflect.Type]map[string]treatment{
 		"frontAt": value, "backAt": value, "frontOrd": value, "backOrd": value, "n": value, "head": value,
 		"tail": value, "first": copied, "last": copied,
 	},
-	reflect.TypeFor[keyBlock]():   {"next": copied, "keys": copied},
+	reflect.TypeFor[keyBlock](): {"next": copied, "keys": copied},
+	// The slice of the log parts in flight is the copy's own; the log parts it points to are
+	// shared: a log part is never changed once sent.
+	reflect.TypeFor[logParts]():   {"parts": shared, "free": copied},
 	reflect.TypeFor[prefetcher](): {"states": copied, "lines": fresh, "sink": fresh},
 	reflect.TypeFor[metrics](): {
 		"kinds": copied, "sent": copied, "delivered": copied, "dropped": copied, "elections": value,

@@ -13,15 +13,17 @@ import (
 
 // tally is a test algorithm with a state of the kinds real ones keep — a slice changed in place,
 // a map, a time — and a switch for each way of getting Clone or AppendState wrong. A node counts
-// the messages it gets from each node and answers every second one with an ECHO, which carries
-// the count as a log part too (a new one each time: alike, never the same pointer); every 50ms
-// it pings the lowest node if it has heard nothing for 100ms; it leads once it has counted five.
+// the messages it gets from each node and answers every second one with an ECHO, whose log part
+// (algo.Message.Log, made afresh for each) carries how many it has got in all; every 50ms it
+// pings the lowest node if it has heard nothing for 100ms; it leads once it has counted five.
 type tally struct {
 	id     algo.ID
 	ids    []algo.ID // the cluster's, shared
 	counts []int     // by place in ids
 	seen   map[algo.ID]bool
 	heard  time.Duration // when it last got a message
+	got    uint64        // messages got in all
+	copied bool          // made by Clone with the bug logLies: its log parts say one more
 	bug    bug
 }
 
@@ -36,6 +38,7 @@ const (
 	absolute         // AppendState writes heard as is, not relative to now
 	overwrites       // AppendState writes over what it was handed
 	forgetsHeard     // AppendState leaves heard out
+	logLies          // a copy's ECHOs carry a log part that holds one more than the node's
 )
 
 func tallyInfo(b bug) *algo.Info {
@@ -60,8 +63,13 @@ func (n *tally) Receive(env algo.Env, m algo.Message) {
 	n.counts[i]++
 	n.seen[m.From] = true
 	n.heard = env.Now()
+	n.got++
 	if n.counts[i]%2 == 0 {
-		env.Send(m.From, algo.Message{Kind: "ECHO", Value: algo.ID(n.counts[i]), Log: &algo.LogPart{Index: uint64(n.counts[i])}})
+		l := &algo.LogPart{Index: n.got}
+		if n.copied {
+			l.Index++
+		}
+		env.Send(m.From, algo.Message{Kind: "ECHO", Value: algo.ID(n.counts[i]), Log: l})
 	}
 }
 
@@ -98,6 +106,7 @@ func (n *tally) Clone() algo.Node {
 		return &c
 	}
 	c := *n
+	c.copied = n.bug == logLies
 	c.counts = append([]int(nil), n.counts...)
 	c.seen = map[algo.ID]bool{}
 	for k, v := range n.seen {
@@ -110,6 +119,7 @@ func (n *tally) AppendState(b []byte, now time.Duration) []byte {
 	if n.bug == overwrites {
 		b = b[:0]
 	}
+	b = binary.AppendUvarint(b, n.got)
 	if n.bug == forgetful {
 		b = binary.AppendUvarint(b, uint64(n.State().Status))
 	} else {
@@ -151,7 +161,9 @@ func find(info *algo.Info, runs int) error {
 }
 
 // Check catches each way of getting Clone or AppendState wrong, saying which; a correct
-// algorithm passes.
+// algorithm passes. A copy's log parts are its own, and equal ones are alike: a copy that sends
+// the same ECHO, with a log part of its own that holds the same, acts alike; one whose log part
+// holds something else does not.
 func TestCheckCatchesBrokenContracts(t *testing.T) {
 	for _, c := range []struct {
 		bug  bug
@@ -165,6 +177,7 @@ func TestCheckCatchesBrokenContracts(t *testing.T) {
 		{forgetsHeard, "AppendState leaves out something that matters"},
 		{mapOrder, "AppendState is not deterministic"},
 		{overwrites, "AppendState changed the bytes it was handed"},
+		{logLies, "Clone does not copy everything"},
 	} {
 		err := find(tallyInfo(c.bug), 200)
 		switch {

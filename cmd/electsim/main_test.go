@@ -179,7 +179,8 @@ func TestScenarioGoldens(t *testing.T) {
 		"zookeeper-recipe", "zookeeper-herd", "zookeeper-gc-pause", "zookeeper-gc-pause-no-fencing", "lease-clock-drift",
 		"hs-phases", "peterson-relays", "franklin-neighbours", "itai-rodeh-anonymous", "floodmax-grid", "echo-waves",
 		"invitation-partition",
-		"paxos-duel-backoff", "paxos-partitioned-leader", "omega-unstable-process"} {
+		"paxos-duel-backoff", "paxos-partitioned-leader", "omega-unstable-process",
+		"zab-newest-history", "k8s-lease-pause-fencing"} {
 		code, out, errOut := call("run", name)
 		if code != 0 || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", name, code, errOut)

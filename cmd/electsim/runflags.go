@@ -264,6 +264,11 @@ func (f *runFlags) applyParams(_ *pflag.FlagSet, cfg *sim.Config, _ *scenarios.S
 		if err != nil {
 			return usagef("--set %s: %v", shown(kv), err)
 		}
+		for _, pair := range v.NodeNumbers() { // a number for each of some nodes: they must be nodes
+			if !slices.Contains(cfg.IDs, pair.ID) {
+				return usagef("--set %s: %s: unknown node %d (nodes are %s)", kv, key, pair.ID, scenarios.NewMembers(cfg.IDs))
+			}
+		}
 		cfg.Params[key] = v
 	}
 	return nil

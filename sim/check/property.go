@@ -80,15 +80,16 @@ func violation(sum *sim.Summary, info *algo.Info, property string) (sim.Violatio
 }
 
 // leaderPossible reports whether the algorithm can have a leader with the nodes live at the
-// end of the run: one that elects with a majority (algo.Info.Quorum: Raft, Paxos) needs a
+// end of the run: one that elects with a majority (algo.Info.Quorum: Raft, Paxos, Zab) needs a
 // majority of the whole membership; a lease needs its lock service and one live candidate,
-// ZooKeeper's recipe its coordination service and one; the others need one live node.
+// ZooKeeper's recipe its coordination service and one,
+// client-go's lease its API server and one; the others need one live node.
 func leaderPossible(sum *sim.Summary, info *algo.Info) bool {
 	live, candidates, lockUp := 0, 0, false
 	for _, n := range sum.Nodes {
 		up := n.Status != sim.Crashed
 		switch {
-		case n.Role == algo.RoleLockService || n.Role == algo.RoleCoordination:
+		case n.Role == algo.RoleLockService || n.Role == algo.RoleCoordination || n.Role == algo.RoleAPIServer:
 			lockUp = up
 		case n.Role != "":
 		default:
